@@ -1,0 +1,1 @@
+"""Persistence and orchestration: the SQLite store, the live session, replay, export."""

@@ -1,0 +1,234 @@
+"""A session being played: the one place where actions are checked, logged and folded.
+
+Design decisions:
+
+* ``act`` applies the action to the current state *first*: a ``RuleError`` leaves
+  both the state and the database untouched. Only then is the entry committed, and
+  only after the commit does the in-memory state change. So whatever the screen
+  shows is already on disk.
+* States after each effective action are kept on a stack, so undo is a pop and
+  redo re-applies one action: no replay of the whole log per key press.
+* Time and randomness are owned here (``clock``, ``rng``) and passed *into*
+  actions by the caller; the rules never read them.
+* One lock serialises every mutation: the UI writer thread and a hardware reader
+  thread may both record entries.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.rules import GameInfo, find_game
+from companion.rules.base import (
+    Action,
+    Game,
+    IllegalActionError,
+    N_,
+    Outcome,
+    Player,
+    action_to_json,
+)
+from companion.session.log import Stacks, replay
+from companion.session.store import Entry, SessionRow, Store, utc_now
+
+
+class Clock(Protocol):
+    """Where the session reads time. Tests pass a fake one."""
+
+    def monotonic_ns(self) -> int: ...
+
+    def now(self) -> str: ...
+
+
+class SystemClock:
+    def monotonic_ns(self) -> int:
+        return time.monotonic_ns()
+
+    def now(self) -> str:
+        return utc_now()
+
+
+class NothingToUndoError(IllegalActionError):
+    """Undo with an empty history."""
+
+
+class NothingToRedoError(IllegalActionError):
+    """Redo with nothing undone since the last new action."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one committed entry did (returned to the UI)."""
+
+    entry: Entry
+    state: Any
+    outcome: Outcome | None
+
+
+class LiveSession:
+    """A running session bound to a store. Create with ``start`` or ``resume``."""
+
+    def __init__(self, store: Store, row: SessionRow, info: GameInfo, game: Game[Any],
+                 initial: Any, clock: Clock | None = None,
+                 rng: random.Random | None = None) -> None:
+        self.store = store
+        self.row = row
+        self.info = info
+        self.game = game
+        self.clock: Clock = clock or SystemClock()
+        self.rng = rng or random.SystemRandom()
+        self._lock = threading.RLock()
+        self._entries: list[Entry] = []
+        self._stacks = Stacks.empty()
+        self._states: list[Any] = [initial]
+        self._seq = 0
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def start(cls, store: Store, game_id: str, players: Sequence[Player],
+              options: Mapping[str, Any], *, clock: Clock | None = None,
+              rng: random.Random | None = None) -> LiveSession:
+        """Check the setup, then create the session row. Bad setup writes nothing."""
+        info = find_game(game_id)
+        game = info.load()
+        opts = game.check_options(options)
+        initial = game.setup(tuple(players), opts)
+        sid = store.create_session(info.id, opts, players)
+        return cls(store, store.session(sid), info, game, initial, clock, rng)
+
+    @classmethod
+    def resume(cls, store: Store, session_id: str, *, clock: Clock | None = None,
+               rng: random.Random | None = None) -> LiveSession:
+        """Rebuild a session from its log exactly as it was."""
+        row = store.session(session_id)
+        info = find_game(row.game)
+        game = info.load()
+        initial = game.setup(row.players, game.check_options(row.options))
+        live = cls(store, row, info, game, initial, clock, rng)
+        entries = store.entries(row.id)
+        replay(game, row.players, row.options, entries)  # raises ReplayError if broken
+        for entry in entries:
+            live._fold(entry)
+        live._seq = entries[-1].seq if entries else 0
+        return live
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.row.players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.row.options
+
+    @property
+    def state(self) -> Any:
+        return self._states[-1]
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self.state)
+
+    @property
+    def entries(self) -> list[Entry]:
+        return list(self._entries)
+
+    @property
+    def undone(self) -> set[int]:
+        return {e.seq for e in self._stacks.undone}
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._stacks.done)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._stacks.undone)
+
+    def player(self, pid: str) -> Player:
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    # ------------------------------------------------------------------ writing
+
+    def act(self, action: Action | Mapping[str, Any]) -> Change:
+        """Check, commit, then apply one action. ``RuleError`` changes nothing."""
+        with self._lock:
+            parsed = action if isinstance(action, Action) else self.game.parse_action(action)
+            new_state = self.game.apply(self.state, parsed)
+            outcome = self.game.outcome(new_state)
+            return self._commit("action", action_to_json(parsed), new_state, outcome)
+
+    def undo(self) -> Change:
+        with self._lock:
+            if not self._stacks.done:
+                raise NothingToUndoError(N_("Nothing to undo."))
+            target = self._stacks.done[-1]
+            state = self._states[-2]
+            return self._commit("undo", {"undoes": target.seq}, state, self.game.outcome(state))
+
+    def redo(self) -> Change:
+        with self._lock:
+            if not self._stacks.undone:
+                raise NothingToRedoError(N_("Nothing to redo."))
+            target = self._stacks.undone[-1]
+            state = self.game.apply(self.state, self.game.parse_action(target.payload))
+            return self._commit("redo", {"redoes": target.seq}, state, self.game.outcome(state))
+
+    def record_hardware(self, payload: Mapping[str, Any], mono_ns: int | None = None) -> Entry:
+        """Keep a raw hardware event (accepted or not) beside the actions."""
+        with self._lock:
+            self._seq += 1
+            entry = self.store.append(self.id, self._seq, "hw", dict(payload),
+                                      mono_ns if mono_ns is not None
+                                      else self.clock.monotonic_ns(), at=self.clock.now())
+            self._entries.append(entry)
+            return entry
+
+    def abandon(self) -> None:
+        """Stop offering this session for resume; it stays in history, marked."""
+        with self._lock:
+            self.store.set_status(self.id, "abandoned")
+
+    def _commit(self, kind: str, payload: dict[str, Any], new_state: Any,
+                outcome: Outcome | None) -> Change:
+        was_over = self.game.outcome(self.state) is not None
+        seq = self._seq + 1
+        entry = self.store.append(
+            self.id, seq, kind, payload, self.clock.monotonic_ns(),
+            outcome=outcome.to_json() if outcome is not None else None,
+            reopen=was_over and outcome is None, at=self.clock.now())
+        # Committed: only now does memory change.
+        self._seq = seq
+        self._fold(entry, new_state)
+        return Change(entry, new_state, outcome)
+
+    def _fold(self, entry: Entry, new_state: Any = None) -> None:
+        self._entries.append(entry)
+        problem = self._stacks.push(entry)
+        if problem:  # pragma: no cover - replay() checked the log already
+            raise RuntimeError(problem)
+        if entry.kind == "action":
+            if new_state is None:
+                new_state = self.game.apply(self.state, self.game.parse_action(entry.payload))
+            self._states.append(new_state)
+        elif entry.kind == "undo":
+            self._states.pop()
+        elif entry.kind == "redo":
+            if new_state is None:
+                new_state = self.game.apply(
+                    self.state, self.game.parse_action(self._stacks.done[-1].payload))
+            self._states.append(new_state)
