@@ -1,0 +1,133 @@
+"""The music and cue catalogue: which WAV in ``sounds/`` plays for which act.
+
+Design decisions:
+
+* The catalogue is data here; ``sounds/render.py`` reads the same table to know
+  what files to write, so the names cannot drift apart.
+* A track's length comes from its WAV header (frames / rate), never from playback:
+  the countdown is the track's length from the moment ``play`` returns.
+* Titles are ``N_`` templates, translated when :func:`catalogue` is called (after
+  the app has chosen its language).
+* ``COMPANION_SOUNDS`` may point at another folder laid out the same way (tests,
+  or an install that keeps the sounds elsewhere).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.audio.wavfile import read_info, wav_duration
+from companion.i18n import N_, _
+
+__all__ = [
+    "ACTS",
+    "CUES",
+    "TRACK_TABLE",
+    "Track",
+    "catalogue",
+    "cue",
+    "load_track",
+    "sounds_dir",
+    "track",
+    "tracks_for_act",
+    "wav_duration",
+]
+
+ACTS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class TrackSpec:
+    """One row of the catalogue: what ``render.py`` writes and which act uses it."""
+
+    id: str
+    act: int
+    title: str  # N_ template
+
+
+TRACK_TABLE: tuple[TrackSpec, ...] = (
+    TrackSpec("big-top-march", 1, N_("Big Top March")),
+    TrackSpec("jugglers-galop", 2, N_("The Jugglers' Galop")),
+    TrackSpec("tightrope-waltz", 3, N_("Tightrope Waltz")),
+    TrackSpec("clown-car-polka", 3, N_("Clown Car Polka")),
+    TrackSpec("grand-finale", 3, N_("Grand Finale March")),
+)
+
+#: Cue name → what it is for.
+CUES: dict[str, str] = {
+    "start": N_("performance starts"),
+    "warning": N_("10 seconds left"),
+    "end": N_("time is up"),
+    "tadaa": N_("Tadaa!"),
+    "tie": N_("tie: the host decides"),
+}
+
+
+@dataclass(frozen=True)
+class Track:
+    """A playable WAV with its length read from the header."""
+
+    id: str
+    title: str
+    path: Path
+    duration_s: float
+
+
+def sounds_dir() -> Path:
+    override = os.environ.get("COMPANION_SOUNDS")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[2] / "sounds"
+
+
+def track_path(track_id: str, root: Path | None = None) -> Path:
+    return (root or sounds_dir()) / "tracks" / f"{track_id}.wav"
+
+
+def cue_path(name: str, root: Path | None = None) -> Path:
+    return (root or sounds_dir()) / "cues" / f"{name}.wav"
+
+
+def _track(spec: TrackSpec) -> Track:
+    path = track_path(spec.id)
+    return Track(spec.id, _(spec.title), path, wav_duration(path))
+
+
+def catalogue() -> list[Track]:
+    """Every built-in track, act 1 first."""
+    return [_track(spec) for spec in TRACK_TABLE]
+
+
+def tracks_for_act(act: int) -> list[Track]:
+    """The built-in tracks for ``act``; the first one is the act's default."""
+    if act not in ACTS:
+        raise ValueError(f"no act {act!r}: acts are 1, 2 and 3")
+    return [_track(spec) for spec in TRACK_TABLE if spec.act == act]
+
+
+def track(track_id: str) -> Track:
+    """A built-in track by id."""
+    for spec in TRACK_TABLE:
+        if spec.id == track_id:
+            return _track(spec)
+    raise KeyError(track_id)
+
+
+def cue(name: str) -> Path:
+    """The WAV of a cue: 'start', 'warning' (10 s left), 'end', 'tadaa', 'tie'."""
+    if name not in CUES:
+        raise ValueError(f"no cue {name!r}: cues are {', '.join(CUES)}")
+    return cue_path(name)
+
+
+def load_track(path: Path, title: str | None = None) -> Track:
+    """A host-chosen WAV as a :class:`Track`, checked first.
+
+    Raises :class:`~companion.audio.errors.AudioFileError` (missing, not a WAV, a
+    format simpleaudio cannot play) — the caller keeps its previous choice.
+    """
+    path = Path(path).expanduser()
+    info = read_info(path)
+    return Track(f"file:{path}", title or path.stem, path, info.duration_s)
