@@ -90,10 +90,10 @@ def catalog(lang: str) -> _gettext.NullTranslations:
             if isinstance(msg.id, tuple):
                 strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
                 for i, s in enumerate(strings):
-                    if s:
-                        plurals[(msg.id[0], i)] = s
-            elif msg.string:
-                messages[msg.id] = str(msg.string)
+                    if isinstance(s, str) and s:
+                        plurals[(str(msg.id[0]), i)] = s
+            elif isinstance(msg.string, str) and msg.string:
+                messages[str(msg.id)] = msg.string
     return _Catalog(messages, plurals)
 
 

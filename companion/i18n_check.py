@@ -53,4 +53,4 @@ def _is_untranslatable(msgid: str) -> bool:
     """Strings with no letters (``"{a} / {b}"``) need no translation."""
     import re
 
-    return not re.sub(r"\{[^}]*\}", "", msgid).strip(" :/-–—.,()[]0-9%+×·|")
+    return not re.sub(r"[\s:/\-–—.,()\[\]0-9%+×·|#]", "", re.sub(r"\{[^}]*\}", "", msgid))

@@ -263,7 +263,8 @@ def action_from_json(action_types: Mapping[str, type[Action]], data: Any) -> Act
     cls = action_types.get(tag) if isinstance(tag, str) else None
     if cls is None:
         raise BadActionError(N_("Unknown action type {type!r}."), type=tag)
-    return _build(cls, data, str(tag))
+    action: Action = _build(cls, data, str(tag))
+    return action
 
 
 def _build(cls: type[Any], data: Mapping[str, Any], where: str) -> Any:
@@ -285,7 +286,7 @@ def _build(cls: type[Any], data: Mapping[str, Any], where: str) -> Any:
         raise BadActionError(N_("{where}: {problem}"), where=where, problem=str(exc)) from exc
 
 
-def _convert(hint: Any, value: Any, where: str) -> Any:  # noqa: PLR0911 - one case per kind
+def _convert(hint: Any, value: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         options = typing.get_args(hint)
@@ -314,7 +315,8 @@ def _convert(hint: Any, value: Any, where: str) -> Any:  # noqa: PLR0911 - one c
             return tuple(_convert(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
         if len(args) != len(value):
             raise BadActionError(N_("{where}: expected {n} items."), where=where, n=len(args))
-        return tuple(_convert(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+        pairs = enumerate(zip(args, value, strict=True))
+        return tuple(_convert(a, v, f"{where}[{i}]") for i, (a, v) in pairs)
     if hint is bool:
         if isinstance(value, bool):
             return value

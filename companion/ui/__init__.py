@@ -1,0 +1,1 @@
+"""The Textual app: thin screens that call the session layer and render its state."""

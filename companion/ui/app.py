@@ -1,0 +1,141 @@
+"""The companion app: one store, one writer thread, the home screen and game screens.
+
+Design decisions:
+
+* ``make_app`` builds the app (the tests reuse it), Posting-style: every outside
+  dependency (database path, language, clock, randomness, audio) is passed in.
+* Every write goes through ``writer``: a single thread, so actions commit in the
+  order the host made them and the UI thread never waits for an fsync. A screen
+  shows an action's effect only when the writer reports the commit.
+* ``settle()`` lets tests wait until everything submitted has been committed and
+  rendered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from companion.i18n import N_, _, set_language
+from companion.rules import find_game
+from companion.rules.base import Player, seat_players
+from companion.session.live import Clock, LiveSession, SystemClock
+from companion.session.store import Store
+from companion.ui.translate import translate_bindings
+
+T = TypeVar("T")
+
+
+class CompanionApp(App[None]):
+    """The host's app. Build it with ``make_app``."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Companion"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+    ]
+
+    def __init__(self, store: Store, lang: str, clock: Clock, rng: random.Random | None,
+                 audio: Any = None) -> None:
+        super().__init__()
+        self.store = store
+        self.lang = lang
+        self.clock = clock
+        self.rng = rng
+        self._audio = audio
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="session-writer")
+        self._inflight = 0
+        translate_bindings(self)
+
+    # ------------------------------------------------------------------ services
+
+    @property
+    def audio(self) -> Any:
+        """The audio backend, opened on first use (probing a device can take a moment)."""
+        if self._audio is None:
+            from companion.audio.backend import open_backend  # deferred: ALSA probe
+
+            self._audio = open_backend()
+        return self._audio
+
+    def write(self, fn: Callable[[], T], done: Callable[[Future[T]], None]) -> None:
+        """Run ``fn`` on the writer thread; ``done(future)`` runs later on the UI thread."""
+        self._inflight += 1
+        loop = asyncio.get_running_loop()
+
+        def job() -> None:
+            future: Future[T] = Future()
+            try:
+                future.set_result(fn())
+            except BaseException as exc:  # handed to ``done``, which reports it
+                future.set_exception(exc)
+
+            def on_ui() -> None:
+                self._inflight -= 1
+                done(future)
+
+            loop.call_soon_threadsafe(on_ui)
+
+        self.writer.submit(job)
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Wait until every submitted write is committed and its effect rendered."""
+        from textual._wait import wait_for_idle
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self._inflight and loop.time() < deadline:
+            await asyncio.sleep(0.005)
+        await wait_for_idle(0)
+
+    # ------------------------------------------------------------------ sessions
+
+    def on_mount(self) -> None:
+        self.title = _("Tabletop Companion")
+        from companion.ui.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+
+    def start_session(self, game_id: str, players: Sequence[Player] | Sequence[str],
+                      options: dict[str, Any] | None = None) -> LiveSession:
+        """Start a session (setup checked before anything is written) and show it."""
+        seated = (seat_players(list(players))  # type: ignore[arg-type]
+                  if players and isinstance(players[0], str) else tuple(players))
+        live = LiveSession.start(self.store, find_game(game_id).id, seated,  # type: ignore[arg-type]
+                                 options or {}, clock=self.clock, rng=self.rng)
+        self.open_session(live)
+        return live
+
+    def resume_session(self, session_id: str) -> LiveSession:
+        live = LiveSession.resume(self.store, session_id, clock=self.clock, rng=self.rng)
+        self.open_session(live)
+        return live
+
+    def open_session(self, live: LiveSession) -> None:
+        from companion.ui.games import screen_for
+
+        self.push_screen(screen_for(live))
+
+    async def action_quit(self) -> None:
+        # Every accepted action is already committed; wait for the ones in flight.
+        self.writer.shutdown(wait=True)
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self.writer.shutdown(wait=True)
+        self.store.close()
+
+
+def make_app(db_path: str | Path, lang: str = "en", clock: Clock | None = None,
+             rng: random.Random | None = None, audio: Any = None) -> CompanionApp:
+    """Build the app on the database at ``db_path`` (``StoreError`` if unusable)."""
+    set_language(lang)
+    store = Store.open(db_path)
+    return CompanionApp(store, lang, clock or SystemClock(), rng, audio)

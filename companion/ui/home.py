@@ -1,0 +1,183 @@
+"""Home: start a session, resume an unfinished one, see the past ones."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Label, OptionList
+from textual.widgets.option_list import Option
+
+from companion.i18n import N_, _
+from companion.rules import GAMES, find_game
+from companion.session.store import SessionRow, StoreError
+from companion.ui.dialogs import ConfirmDialog, ResumeDialog
+from companion.ui.translate import translate_bindings
+
+if TYPE_CHECKING:
+    from companion.ui.app import CompanionApp
+
+PAST_LIMIT = 50
+
+
+def player_names(row: SessionRow) -> str:
+    return ", ".join(p.name for p in row.players)
+
+
+def winner_names(row: SessionRow) -> str:
+    if not row.outcome:
+        return ""
+    ids = set(row.outcome.get("winners", []))
+    return ", ".join(p.name for p in row.players if p.id in ids)
+
+
+def game_name(game_id: str, lang: str) -> str:
+    try:
+        return find_game(game_id).name(lang)
+    except Exception:  # a game from a newer version: show its id
+        return game_id
+
+
+def short_time(iso: str) -> str:
+    return iso[:16].replace("T", " ")
+
+
+class HomeScreen(Screen[None]):
+    """The first screen. Lists all five games in the chosen language."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "focus_games", N_("New session")),
+        Binding("r", "resume", N_("Resume")),
+        Binding("a", "abandon", N_("Abandon")),
+        Binding("h", "history", N_("History")),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
+
+    @property
+    def companion(self) -> CompanionApp:
+        from companion.ui.app import CompanionApp
+
+        assert isinstance(self.app, CompanionApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=True)
+        with Horizontal(id="home"):
+            with Vertical(id="home-games"):
+                yield Label(_("New session"), classes="section-title")
+                yield OptionList(id="games")
+            with Vertical(id="home-sessions"):
+                yield Label(_("Unfinished sessions"), classes="section-title")
+                yield DataTable(id="unfinished", cursor_type="row", zebra_stripes=True)
+                yield Label(_("Past sessions"), classes="section-title")
+                yield DataTable(id="past", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = _("Home")
+        lang = self.companion.lang
+        games = self.query_one("#games", OptionList)
+        for info in GAMES:
+            if info.available:
+                games.add_option(Option(info.name(lang), id=info.id))
+            else:
+                label = Text(info.name(lang))
+                label.append("  " + _("(not yet available)"), style="dim italic")
+                games.add_option(Option(label, id=info.id, disabled=True))
+        for table_id in ("#unfinished", "#past"):
+            table = self.query_one(table_id, DataTable)
+            table.add_columns(_("Started"), _("Game"), _("Players"),
+                              _("Winners") if table_id == "#past" else _("Entries"))
+        self.reload()
+        games.focus()
+        unfinished = self.companion.store.sessions(status="active")
+        if unfinished:
+            self.app.push_screen(ResumeDialog(unfinished, lang), self._resume_chosen)
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        store = self.companion.store
+        lang = self.companion.lang
+        unfinished = self.query_one("#unfinished", DataTable)
+        unfinished.clear()
+        for row in store.sessions(status="active"):
+            unfinished.add_row(short_time(row.started_at), game_name(row.game, lang),
+                               player_names(row), str(store.last_seq(row.id)), key=row.id)
+        past = self.query_one("#past", DataTable)
+        past.clear()
+        for row in store.sessions(limit=PAST_LIMIT):
+            if row.status == "active":
+                continue
+            winners = winner_names(row) if row.status == "finished" else _("abandoned")
+            past.add_row(short_time(row.started_at), game_name(row.game, lang),
+                         player_names(row), winners, key=row.id)
+
+    # ------------------------------------------------------------------ actions
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            from companion.ui.new_session import NewSessionScreen
+
+            self.app.push_screen(NewSessionScreen(find_game(event.option.id)))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "unfinished" and event.row_key.value:
+            self._resume_chosen(event.row_key.value)
+
+    def action_focus_games(self) -> None:
+        self.query_one("#games", OptionList).focus()
+
+    def _selected_unfinished(self) -> str | None:
+        table = self.query_one("#unfinished", DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return str(key.value) if key.value else None
+
+    def action_resume(self) -> None:
+        sid = self._selected_unfinished()
+        if sid is None:
+            self.notify(_("There is no unfinished session."), severity="warning")
+            return
+        self._resume_chosen(sid)
+
+    def _resume_chosen(self, session_id: str | None) -> None:
+        if not session_id:
+            return
+        try:
+            self.companion.resume_session(session_id)
+        except (StoreError, Exception) as exc:  # a log that no longer replays, a lost game
+            self.notify(_("Cannot resume this session: {error}").format(error=exc),
+                        severity="error", timeout=10)
+
+    def action_abandon(self) -> None:
+        sid = self._selected_unfinished()
+        if sid is None:
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.companion.store.set_status(sid, "abandoned")
+                self.reload()
+
+        self.app.push_screen(
+            ConfirmDialog(_("Abandon this session? It stays in the history, marked.")),
+            confirmed)
+
+    def action_history(self) -> None:
+        if importlib.util.find_spec("companion.ui.history") is None:
+            self.notify(_("The history screen is not available yet."), severity="warning")
+            return
+        from companion.ui.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen())

@@ -1,0 +1,300 @@
+"""New session: players from the roster or new ones, seat order, the game's options.
+
+Nothing is written until the host starts and the rules accept the setup; a refused
+setup shows the rules' message and creates nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Select, Switch
+from textual.widgets.option_list import Option
+
+from companion.i18n import N_, _
+from companion.rules import GameInfo
+from companion.rules.base import OptionSpec, Player, RuleError
+from companion.session.store import StoreError
+from companion.ui.translate import translate_bindings
+
+if TYPE_CHECKING:
+    from companion.ui.app import CompanionApp
+
+COLOURS = ("red", "yellow", "green", "blue", "purple", "orange", "pink", "white",
+           "black", "grey", "brown", "cyan")
+COLOUR_NAMES = {
+    "red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue"),
+    "purple": N_("purple"), "orange": N_("orange"), "pink": N_("pink"), "white": N_("white"),
+    "black": N_("black"), "grey": N_("grey"), "brown": N_("brown"), "cyan": N_("cyan"),
+}
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    colour: str | None
+    birth_date: str | None
+
+
+def check_birth_date(text: str) -> str | None:
+    """An error message, or None if ``text`` is empty or a real YYYY-MM-DD date."""
+    if not text.strip():
+        return None
+    try:
+        day = dt.date.fromisoformat(text.strip())
+    except ValueError:
+        return _("A birth date is written YYYY-MM-DD, e.g. 2012-05-31.")
+    if day > dt.date.today():
+        return _("A birth date cannot be in the future.")
+    return None
+
+
+class SeatTable(DataTable[str]):
+    """The seated players in seating order (clockwise)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u", "move(-1)", N_("Seat up")),
+        Binding("d", "move(1)", N_("Seat down")),
+        Binding("x,delete", "remove", N_("Remove")),
+        Binding("e", "edit", N_("Edit")),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        translate_bindings(self)
+
+    def action_move(self, delta: int) -> None:
+        screen = self.screen
+        assert isinstance(screen, NewSessionScreen)
+        screen.move_seat(self.cursor_row, delta)
+
+    def action_remove(self) -> None:
+        screen = self.screen
+        assert isinstance(screen, NewSessionScreen)
+        screen.remove_seat(self.cursor_row)
+
+    def action_edit(self) -> None:
+        screen = self.screen
+        assert isinstance(screen, NewSessionScreen)
+        screen.edit_seat(self.cursor_row)
+
+
+class PlayerDialog(ModalScreen[Seat | None]):
+    """Edit one seat's name, ring colour and birth date."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("ctrl+s", "save", N_("Save")),
+    ]
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__()
+        self.seat = seat
+        translate_bindings(self)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(_("Name"))
+            yield Input(self.seat.name, id="player-name")
+            yield Label(_("Colour"))
+            yield Select([(_(COLOUR_NAMES[c]), c) for c in COLOURS], value=self.seat.colour
+                         or Select.BLANK, id="player-colour", allow_blank=True)
+            yield Label(_("Birth date (optional, YYYY-MM-DD)"))
+            yield Input(self.seat.birth_date or "", id="player-birth", placeholder="2012-05-31")
+            yield Label("", id="player-error", classes="error")
+            yield Label(_("[ctrl+s] save   [esc] cancel"), classes="hint")
+
+    def on_input_submitted(self) -> None:
+        self.action_save()
+
+    def action_save(self) -> None:
+        name = self.query_one("#player-name", Input).value.strip()
+        birth = self.query_one("#player-birth", Input).value.strip()
+        colour = self.query_one("#player-colour", Select).value
+        problem = _("A player needs a name.") if not name else check_birth_date(birth)
+        if problem:
+            self.query_one("#player-error", Label).update(problem)
+            return
+        self.dismiss(Seat(name, colour if isinstance(colour, str) else None, birth or None))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NewSessionScreen(Screen[None]):
+    """Choose players and options for one game, then start."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", N_("Start"), priority=True),
+        Binding("escape", "cancel", N_("Back")),
+    ]
+
+    def __init__(self, info: GameInfo) -> None:
+        super().__init__()
+        self.info = info
+        self.game = info.load()
+        self.seats: list[Seat] = []
+        translate_bindings(self)
+
+    @property
+    def companion(self) -> CompanionApp:
+        from companion.ui.app import CompanionApp
+
+        assert isinstance(self.app, CompanionApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=True)
+        with Horizontal(id="new-session"):
+            with Vertical(id="roster-column"):
+                yield Label(_("New player (enter to seat)"), classes="section-title")
+                yield Input(id="new-name", placeholder=_("Name"))
+                yield Label(_("Known players (enter to seat)"), classes="section-title")
+                yield OptionList(id="roster")
+            with Vertical(id="seat-column"):
+                yield Label(_("Seating order (clockwise)"), classes="section-title")
+                yield SeatTable(id="seats")
+                yield Label("", id="setup-error", classes="error")
+            with VerticalScroll(id="options-column"):
+                yield Label(_("Options"), classes="section-title")
+                for spec in self.game.options:
+                    yield Label(_(spec.label), classes="option-label")
+                    yield self._option_widget(spec)
+        yield Footer()
+
+    def _option_widget(self, spec: OptionSpec) -> Switch | Input | Select[str]:
+        wid = f"opt-{spec.name}"
+        if spec.kind is bool:
+            return Switch(bool(spec.default), id=wid)
+        if spec.kind is int:
+            return Input(str(spec.default if spec.default is not None else ""), id=wid,
+                         type="integer")
+        if spec.choices:
+            return Select([(_(c), c) for c in spec.choices], value=str(spec.default),
+                          allow_blank=False, id=wid)
+        return Input(str(spec.default or ""), id=wid)
+
+    def on_mount(self) -> None:
+        self.sub_title = _("New session") + " · " + self.info.name(self.companion.lang)
+        table = self.query_one(SeatTable)
+        table.add_columns(_("Seat"), _("Name"), _("Colour"), _("Birth date"))
+        roster = self.query_one("#roster", OptionList)
+        for entry in self.companion.store.roster():
+            roster.add_option(Option(entry.name, id=entry.name))
+        self.query_one("#new-name", Input).focus()
+
+    # ------------------------------------------------------------------ seats
+
+    def add_seat(self, name: str, colour: str | None = None,
+                 birth_date: str | None = None) -> None:
+        clean = name.strip()
+        if not clean:
+            return
+        if any(s.name.casefold() == clean.casefold() for s in self.seats):
+            self.show_error(_("{name} is already seated.").format(name=clean))
+            return
+        if colour is None:
+            used = {s.colour for s in self.seats}
+            colour = next((c for c in COLOURS if c not in used), None)
+        self.seats.append(Seat(clean, colour, birth_date))
+        self.show_error("")
+        self.render_seats()
+
+    def move_seat(self, row: int, delta: int) -> None:
+        target = row + delta
+        if 0 <= row < len(self.seats) and 0 <= target < len(self.seats):
+            self.seats[row], self.seats[target] = self.seats[target], self.seats[row]
+            self.render_seats()
+            self.query_one(SeatTable).move_cursor(row=target)
+
+    def remove_seat(self, row: int) -> None:
+        if 0 <= row < len(self.seats):
+            del self.seats[row]
+            self.render_seats()
+
+    def edit_seat(self, row: int) -> None:
+        if not 0 <= row < len(self.seats):
+            return
+
+        def done(seat: Seat | None) -> None:
+            if seat is not None:
+                clash = any(s.name.casefold() == seat.name.casefold()
+                            for i, s in enumerate(self.seats) if i != row)
+                if clash:
+                    self.show_error(_("{name} is already seated.").format(name=seat.name))
+                    return
+                self.seats[row] = seat
+                self.render_seats()
+
+        self.app.push_screen(PlayerDialog(self.seats[row]), done)
+
+    def render_seats(self) -> None:
+        table = self.query_one(SeatTable)
+        table.clear()
+        for i, seat in enumerate(self.seats, start=1):
+            colour = _(COLOUR_NAMES[seat.colour]) if seat.colour in COLOUR_NAMES else ""
+            table.add_row(str(i), seat.name, colour, seat.birth_date or "")
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#setup-error", Label).update(message)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "new-name":
+            self.add_seat(event.value)
+            event.input.value = ""
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        for entry in self.companion.store.roster():
+            if entry.name == event.option.id:
+                self.add_seat(entry.name, entry.colour, entry.birth_date)
+
+    # ------------------------------------------------------------------ start
+
+    def read_options(self) -> dict[str, Any]:
+        """The form's option values; a non-number in a number field is a clear error."""
+        out: dict[str, Any] = {}
+        for spec in self.game.options:
+            widget = self.query_one(f"#opt-{spec.name}")
+            if isinstance(widget, Switch | Select):
+                out[spec.name] = widget.value
+            elif isinstance(widget, Input):
+                text = widget.value.strip()
+                if spec.kind is int:
+                    try:
+                        out[spec.name] = int(text) if text else spec.default
+                    except ValueError:
+                        raise ValueError(_("{option}: {value!r} is not a whole number.").format(
+                            option=_(spec.label), value=text)) from None
+                else:
+                    out[spec.name] = text
+        return out
+
+    def action_start(self) -> None:
+        players = tuple(replace(Player(f"p{i}", s.name), colour=s.colour,
+                                birth_date=s.birth_date)
+                        for i, s in enumerate(self.seats, start=1))
+        try:
+            options = self.read_options()
+            from companion.session.live import LiveSession
+
+            live = LiveSession.start(self.companion.store, self.info.id, players, options,
+                                     clock=self.companion.clock, rng=self.companion.rng)
+        except RuleError as exc:
+            self.show_error(exc.render(_))
+            return
+        except (ValueError, StoreError) as exc:
+            self.show_error(str(exc))
+            return
+        for seat in self.seats:
+            self.companion.store.add_to_roster(seat.name, seat.colour, seat.birth_date)
+        self.dismiss()
+        self.companion.open_session(live)
+
+    def action_cancel(self) -> None:
+        self.dismiss()
