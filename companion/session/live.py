@@ -18,39 +18,26 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from companion.rules import GameInfo, find_game
 from companion.rules.base import (
+    N_,
     Action,
     Game,
     IllegalActionError,
-    N_,
     Outcome,
     Player,
     action_to_json,
 )
+from companion.session.clock import Clock, SystemClock
+
+__all__ = ["Change", "Clock", "LiveSession", "NothingToRedoError", "NothingToUndoError",
+           "SystemClock"]
 from companion.session.log import Stacks, replay
-from companion.session.store import Entry, SessionRow, Store, utc_now
-
-
-class Clock(Protocol):
-    """Where the session reads time. Tests pass a fake one."""
-
-    def monotonic_ns(self) -> int: ...
-
-    def now(self) -> str: ...
-
-
-class SystemClock:
-    def monotonic_ns(self) -> int:
-        return time.monotonic_ns()
-
-    def now(self) -> str:
-        return utc_now()
+from companion.session.store import Entry, SessionRow, Store
 
 
 class NothingToUndoError(IllegalActionError):
