@@ -1,0 +1,770 @@
+"""Sessions out of and back into the store: the replayable JSON format, CSV, BG Stats.
+
+Design decisions:
+
+* The JSON document (format ``companion-session``, documented in
+  ``docs/formats/session-json.md``) is the *log*, not a summary: game, options,
+  players and every entry exactly as stored. The outcome in it is informative;
+  ``replay`` and ``import`` recompute it with the current rules, because the log is
+  the truth and the rules may have been fixed since.
+* Parsing is strict and names the place of every problem
+  (``sessions[2].entries[5].seq: expected a whole number``): a file that is not this
+  format is refused before anything is replayed or written.
+* Import is all-or-nothing per file: every session is replayed first, and only when
+  all of them replay is the file inserted, in one transaction
+  (``Store.import_sessions``). A session already present (same uuid) is skipped.
+* CSV and BG Stats are views for other programs. They are built from the stored
+  outcome (written in the same transaction as the entry that ended the game), so
+  exporting 10,000 sessions needs no replay. Unfinished sessions have no score,
+  rank or winner in CSV and are not sent to BG Stats, which records finished plays.
+* Every file is written atomically: a temporary file in the same folder, fsync,
+  then ``os.replace``. A reader never sees half a file; a path that cannot be
+  written is an ``ExportError`` with a message that says why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import os
+import tempfile
+import urllib.parse
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any
+
+from companion.rules import find_game
+from companion.rules.base import N_, Outcome, Player, RuleError
+from companion.session.log import ReplayError, replay
+from companion.session.results import SessionResult, local_time, session_results
+from companion.session.store import ENTRY_KINDS, Entry, SessionRow, Store
+
+FORMAT_NAME = "companion-session"
+MULTI_FORMAT_NAME = "companion-sessions"
+FORMAT_VERSION = 1
+GENERATOR = "companion"
+STATUSES = ("active", "finished", "abandoned")
+
+BGSTATS_SOURCE_NAME = "Tabletop Companion"
+BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html"
+BGSTATS_APP_URL = "bgstats://app.bgstatsapp.com/createPlay.html"
+
+BGG_IDS: Mapping[str, int] = {
+    # Checked against BoardGameGeek's page address boardgamegeek.com/boardgame/193214/
+    # meeple-circus. The other games (fan-made or not listed) have no id we could
+    # verify, so none is sent: BG Stats then matches them by name.
+    "meeple-circus": 193214,
+}
+
+CSV_COLUMNS = (
+    "session_id",
+    "date",
+    "game",
+    "game_id",
+    "status",
+    "player",
+    "seat",
+    "side",
+    "score",
+    "rank",
+    "winner",
+)
+
+
+class ExportError(Exception):
+    """A file cannot be read, parsed or written; the message says which and why.
+
+    Like ``RuleError``, the message is an English template (marked ``N_``) with
+    parameters; ``render(_)`` gives it in the host's language, ``str()`` in English.
+    """
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(self.render())
+
+    def render(self, gettext: Callable[[str], str] | None = None) -> str:
+        text = gettext(self.template) if gettext is not None else self.template
+        params = {
+            k: (v.render(gettext) if isinstance(v, RuleError | ExportError) else v)
+            for k, v in self.params.items()
+        }
+        try:
+            return text.format(**params)
+        except (KeyError, IndexError, ValueError):
+            return self.template.format(**params)
+
+
+_MUST_BE_OBJECT = N_("{source}: {where} must be an object.")
+_EXPECTED: dict[type, str] = {
+    str: N_("{source}: {where}: expected text."),
+    int: N_("{source}: {where}: expected a whole number."),
+    dict: N_("{source}: {where}: expected an object."),
+    list: N_("{source}: {where}: expected a list."),
+}
+
+
+class ImportRefused(ExportError):
+    """A session of an import file does not replay under the current rules.
+
+    ``session_id``, ``index`` (0-based entry index, -1 for the setup) and ``reason``
+    say exactly where; nothing of the file was imported.
+    """
+
+    def __init__(self, session_id: str, index: int, seq: int, reason: RuleError | str) -> None:
+        if index < 0:
+            super().__init__(
+                N_(
+                    "Session {session} was not imported, nor anything else from "
+                    "this file: its setup does not start under the current "
+                    "rules: {reason}"
+                ),
+                session=session_id,
+                reason=reason,
+            )
+        else:
+            super().__init__(
+                N_(
+                    "Session {session} was not imported, nor anything else from "
+                    "this file: entry {index} (seq {seq}) does not replay: "
+                    "{reason}"
+                ),
+                session=session_id,
+                index=index,
+                seq=seq,
+                reason=reason,
+            )
+        self.session_id = session_id
+        self.index = index
+        self.seq = seq
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------- writing JSON
+
+
+def entry_to_json(entry: Entry) -> dict[str, Any]:
+    return {
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "payload": entry.payload,
+        "at": entry.at,
+        "mono_ns": entry.mono_ns,
+    }
+
+
+def session_document(
+    row: SessionRow, entries: Sequence[Entry], exported_at: str | None = None
+) -> dict[str, Any]:
+    """One session as a self-describing ``companion-session`` document."""
+    doc: dict[str, Any] = {"format": FORMAT_NAME, "version": FORMAT_VERSION, "generator": GENERATOR}
+    if exported_at is not None:
+        doc["exported_at"] = exported_at
+    doc.update(
+        {
+            "id": row.id,
+            "game": row.game,
+            "options": row.options,
+            "players": [p.to_json() for p in row.players],
+            "started_at": row.started_at,
+            "ended_at": row.ended_at,
+            "status": row.status,
+            "outcome": row.outcome,
+            "entries": [entry_to_json(e) for e in entries],
+        }
+    )
+    return doc
+
+
+def sessions_document(
+    items: Iterable[tuple[SessionRow, Sequence[Entry]]], exported_at: str | None = None
+) -> dict[str, Any]:
+    """Many sessions: ``{"format": "companion-sessions", "sessions": [<session>, ...]}``.
+
+    Each element is itself a complete ``companion-session`` document.
+    """
+    doc: dict[str, Any] = {
+        "format": MULTI_FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "generator": GENERATOR,
+    }
+    if exported_at is not None:
+        doc["exported_at"] = exported_at
+    doc["sessions"] = [session_document(row, entries) for row, entries in items]
+    return doc
+
+
+def dumps_document(doc: Mapping[str, Any]) -> str:
+    """UTF-8 JSON text (Chinese names stay readable), newline-terminated.
+
+    One session is indented for people; a many-session document puts one compact
+    session per line, which stays readable with ``grep`` and is several times
+    faster to write for a large history.
+    """
+    if doc.get("format") != MULTI_FORMAT_NAME:
+        return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    head = {k: v for k, v in doc.items() if k != "sessions"}
+    lines = [json.dumps(s, ensure_ascii=False, separators=(",", ":")) for s in doc["sessions"]]
+    opening = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
+    body = ",\n".join(lines)
+    return f'{opening},\n "sessions": [\n{body}\n ]\n}}\n' if lines else (
+        f'{opening},\n "sessions": []\n}}\n')
+
+
+def load_sessions(store: Store, session_ids: Sequence[str]) -> list[tuple[SessionRow, list[Entry]]]:
+    rows = [store.session(sid) for sid in session_ids]
+    return [(row, store.entries(row.id)) for row in rows]
+
+
+# --------------------------------------------------------------------------- reading JSON
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    """What an export file holds: its sessions, and whether it is the many-session form."""
+
+    multi: bool
+    sessions: list[tuple[SessionRow, list[Entry]]]
+
+
+def parse_document(text: str, source: str = "the file") -> list[tuple[SessionRow, list[Entry]]]:
+    """The sessions in an export file, or ``ExportError`` saying where it is wrong."""
+    return parse_export(text, source).sessions
+
+
+def parse_export(text: str, source: str = "the file") -> ExportFile:
+    """Parse an export (either form), or ``ExportError`` saying where it is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ExportError(
+            N_("{source} is not valid JSON (line {line}, column {column}: {problem})."),
+            source=source,
+            line=exc.lineno,
+            column=exc.colno,
+            problem=exc.msg,
+        ) from exc
+    if not isinstance(data, dict):
+        raise ExportError(
+            N_(
+                "{source} is not a companion export: expected a JSON object "
+                'with "format": "{name}".'
+            ),
+            source=source,
+            name=FORMAT_NAME,
+        )
+    fmt = data.get("format")
+    if fmt not in (FORMAT_NAME, MULTI_FORMAT_NAME):
+        raise ExportError(
+            N_(
+                '{source} is not a companion export: "format" is {found}, '
+                'expected "{one}" or "{many}".'
+            ),
+            source=source,
+            found=json.dumps(fmt, ensure_ascii=False),
+            one=FORMAT_NAME,
+            many=MULTI_FORMAT_NAME,
+        )
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ExportError(N_('{source}: "version" must be a whole number.'), source=source)
+    if version > FORMAT_VERSION:
+        raise ExportError(
+            N_(
+                "{source} was written by a newer companion (format version "
+                "{version}; this one reads up to {known})."
+            ),
+            source=source,
+            version=version,
+            known=FORMAT_VERSION,
+        )
+    if version < 1:
+        raise ExportError(
+            N_("{source}: unknown format version {version}."), source=source, version=version
+        )
+    if fmt == FORMAT_NAME:
+        return ExportFile(False, [_parse_session(data, source, "")])
+    sessions = data.get("sessions")
+    if not isinstance(sessions, list):
+        raise ExportError(N_('{source}: "sessions" must be a list.'), source=source)
+    out = []
+    for i, item in enumerate(sessions):
+        where = f"sessions[{i}]"
+        if not isinstance(item, dict):
+            raise ExportError(_MUST_BE_OBJECT, source=source, where=where)
+        if item.get("format", FORMAT_NAME) != FORMAT_NAME:
+            raise ExportError(
+                N_('{source}: {where}.format must be "{name}".'),
+                source=source,
+                where=where,
+                name=FORMAT_NAME,
+            )
+        out.append(_parse_session(item, source, where + "."))
+    return ExportFile(True, out)
+
+
+def _field(
+    data: Mapping[str, Any],
+    name: str,
+    kind: type | tuple[type, ...],
+    source: str,
+    where: str,
+    *,
+    optional: bool = False,
+) -> Any:
+    if name not in data or data[name] is None:
+        if optional:
+            return None
+        raise ExportError(N_("{source}: {where} is missing."), source=source, where=where + name)
+    value = data[name]
+    if isinstance(value, bool) and kind is int:
+        raise ExportError(_EXPECTED[int], source=source, where=where + name)
+    if not isinstance(value, kind):
+        template = _EXPECTED.get(kind if isinstance(kind, type) else dict, _EXPECTED[dict])
+        raise ExportError(template, source=source, where=where + name)
+    return value
+
+
+def _parse_session(
+    data: Mapping[str, Any], source: str, where: str
+) -> tuple[SessionRow, list[Entry]]:
+    sid = _field(data, "id", str, source, where)
+    if not sid.strip():
+        raise ExportError(N_("{source}: {where} is empty."), source=source, where=where + "id")
+    game = _field(data, "game", str, source, where)
+    options = _field(data, "options", dict, source, where)
+    raw_players = _field(data, "players", list, source, where)
+    players = []
+    for i, p in enumerate(raw_players):
+        pw = f"{where}players[{i}]."
+        if not isinstance(p, dict):
+            raise ExportError(_MUST_BE_OBJECT, source=source, where=pw[:-1])
+        _field(p, "id", str, source, pw)
+        _field(p, "name", str, source, pw)
+        _field(p, "colour", str, source, pw, optional=True)
+        _field(p, "birth_date", str, source, pw, optional=True)
+        players.append(Player.from_json(p))
+    started = _field(data, "started_at", str, source, where)
+    ended = _field(data, "ended_at", str, source, where, optional=True)
+    status = _field(data, "status", str, source, where, optional=True) or (
+        "finished" if ended else "active"
+    )
+    if status not in STATUSES:
+        raise ExportError(
+            N_("{source}: {where} must be one of {choices}, not {found}."),
+            source=source,
+            where=where + "status",
+            choices=", ".join(STATUSES),
+            found=json.dumps(status, ensure_ascii=False),
+        )
+    outcome = _field(data, "outcome", dict, source, where, optional=True)
+    raw_entries = _field(data, "entries", list, source, where)
+    entries: list[Entry] = []
+    last = 0
+    for i, e in enumerate(raw_entries):
+        ew = f"{where}entries[{i}]."
+        if not isinstance(e, dict):
+            raise ExportError(_MUST_BE_OBJECT, source=source, where=ew[:-1])
+        seq = _field(e, "seq", int, source, ew)
+        if seq <= last:
+            raise ExportError(
+                N_(
+                    "{source}: {where} {seq} does not follow {last}: entries "
+                    "must be in increasing seq order."
+                ),
+                source=source,
+                where=ew + "seq",
+                seq=seq,
+                last=last,
+            )
+        last = seq
+        kind = _field(e, "kind", str, source, ew)
+        if kind not in ENTRY_KINDS:
+            raise ExportError(
+                N_("{source}: {where} must be one of {choices}, not {found}."),
+                source=source,
+                where=ew + "kind",
+                choices=", ".join(ENTRY_KINDS),
+                found=json.dumps(kind, ensure_ascii=False),
+            )
+        payload = _field(e, "payload", dict, source, ew)
+        at = _field(e, "at", str, source, ew)
+        mono_ns = _field(e, "mono_ns", int, source, ew)
+        entries.append(Entry(seq, kind, payload, at, mono_ns))
+    row = SessionRow(
+        id=sid,
+        game=game,
+        options=options,
+        players=tuple(players),
+        started_at=started,
+        ended_at=ended,
+        outcome=outcome,
+        status=status,
+    )
+    return row, entries
+
+
+def read_export(path: str | os.PathLike[str]) -> list[tuple[SessionRow, list[Entry]]]:
+    """The sessions of an export file (``ExportError`` if it cannot be used)."""
+    return read_export_file(path).sessions
+
+
+def read_export_file(path: str | os.PathLike[str]) -> ExportFile:
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise ExportError(N_("{path} does not exist."), path=str(p)) from None
+    except IsADirectoryError:
+        raise ExportError(N_("{path} is a folder, not an export file."), path=str(p)) from None
+    except OSError as exc:
+        raise ExportError(
+            N_("{path} cannot be read: {problem}."), path=str(p), problem=exc.strerror or str(exc)
+        ) from exc
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ExportError(
+            N_("{path} is not UTF-8 text, so not a companion export."), path=str(p)
+        ) from exc
+    return parse_export(text, str(p))
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One session re-applied with the current rules."""
+
+    row: SessionRow
+    entries: list[Entry]
+    outcome: Outcome | None
+
+    @property
+    def outcome_json(self) -> dict[str, Any] | None:
+        return self.outcome.to_json() if self.outcome is not None else None
+
+    @property
+    def matches_record(self) -> bool:
+        """Does the replayed outcome equal the one recorded in the file?"""
+        return bool(_comparable(self.outcome_json) == _comparable(self.row.outcome))
+
+
+def _comparable(outcome: Mapping[str, Any] | None) -> Any:
+    if outcome is None:
+        return None
+    return {k: outcome.get(k) for k in ("termination", "winners", "scores", "sides")}
+
+
+def replay_session(row: SessionRow, entries: Sequence[Entry]) -> Replayed:
+    """Re-apply one session; ``ReplayError`` (index -1 = setup) if it breaks a rule."""
+    try:
+        game = find_game(row.game).load()
+    except RuleError as exc:
+        raise ReplayError(-1, 0, exc) from exc
+    _state, outcome = replay(game, row.players, row.options, entries)
+    return Replayed(row, list(entries), outcome)
+
+
+class ReplayFailed(ExportError):
+    """A session of a file breaks the current rules at entry ``index`` (-1: its setup)."""
+
+    def __init__(self, session_id: str, index: int, seq: int, reason: RuleError | str) -> None:
+        if index < 0:
+            super().__init__(
+                N_("Session {session}: the setup does not start under the current rules: {reason}"),
+                session=session_id,
+                reason=reason,
+            )
+        else:
+            super().__init__(
+                N_("Session {session}: entry {index} (seq {seq}) breaks the rules: {reason}"),
+                session=session_id,
+                index=index,
+                seq=seq,
+                reason=reason,
+            )
+        self.session_id = session_id
+        self.index = index
+        self.seq = seq
+        self.reason = reason
+
+
+# --------------------------------------------------------------------------- import
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    added: list[str]
+    skipped: list[str]
+
+    @property
+    def total(self) -> int:
+        return len(self.added) + len(self.skipped)
+
+
+def import_sessions(
+    store: Store, items: Sequence[tuple[SessionRow, Sequence[Entry]]]
+) -> ImportReport:
+    """Replay every session, then insert them all in one transaction.
+
+    Raises ``ImportRefused`` (nothing written) on the first session that does not
+    replay. Outcome, end time and status are recomputed from the replay: the stored
+    history always agrees with the log.
+    """
+    ready: list[tuple[SessionRow, Sequence[Entry]]] = []
+    for row, entries in items:
+        try:
+            replayed = replay_session(row, entries)
+        except ReplayError as err:
+            raise ImportRefused(row.id, err.index, err.seq, err.error) from err
+        ready.append((_row_after_replay(replayed), entries))
+    added: list[str] = []
+    skipped: list[str] = []
+
+    def note(row: SessionRow, inserted: bool) -> None:
+        (added if inserted else skipped).append(row.id)
+
+    store.import_sessions(ready, on_each=note)
+    return ImportReport(added, skipped)
+
+
+def _row_after_replay(replayed: Replayed) -> SessionRow:
+    row = replayed.row
+    outcome = replayed.outcome_json
+    if outcome is not None:
+        # Ended: keep the recorded end time if there is one, else the last entry's.
+        ended = row.ended_at or (replayed.entries[-1].at if replayed.entries else row.started_at)
+        status = "finished"
+    else:
+        ended = None
+        status = "abandoned" if row.status == "abandoned" else "active"
+    return SessionRow(
+        id=row.id,
+        game=row.game,
+        options=row.options,
+        players=row.players,
+        started_at=row.started_at,
+        ended_at=ended,
+        outcome=outcome,
+        status=status,
+    )
+
+
+def import_file(store: Store, path: str | os.PathLike[str]) -> ImportReport:
+    """Import one export file, all or nothing (``ExportError`` / ``ImportRefused``)."""
+    return import_sessions(store, read_export(path))
+
+
+# --------------------------------------------------------------------------- CSV
+
+
+def _number(value: int | float | str | None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str) and "/" in value:  # a Fraction from Outcome.to_json
+        num, den = value.split("/", 1)
+        value = int(num) / int(den)
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def csv_text(results: Iterable[SessionResult], lang: str = "en", tz: tzinfo | None = None) -> str:
+    """One row per player per session, RFC 4180 (CRLF, quotes doubled), BOM-prefixed.
+
+    ``date`` is the start in local time ``YYYY-MM-DD HH:MM:SS`` (what spreadsheets
+    read as a date); ``game`` is the display name in ``lang`` and ``game_id`` the
+    stable id.
+    """
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, dialect="excel", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerow(CSV_COLUMNS)
+    for res in results:
+        date = local_time(res.started_at, tz).strftime("%Y-%m-%d %H:%M:%S")
+        game = _game_name(res.game, lang)
+        for pr in res.players:
+            writer.writerow(
+                (
+                    res.id,
+                    date,
+                    game,
+                    res.game,
+                    res.status,
+                    pr.name,
+                    pr.seat,
+                    pr.side or "",
+                    _number(pr.score),
+                    pr.rank or "",
+                    "" if not res.finished else ("true" if pr.winner else "false"),
+                )
+            )
+    return out.getvalue()
+
+
+def _game_name(game_id: str, lang: str) -> str:
+    try:
+        return find_game(game_id).name(lang)
+    except RuleError:
+        return game_id
+
+
+# --------------------------------------------------------------------------- BG Stats
+
+
+class NotFinishedError(ExportError):
+    """BG Stats takes finished plays only."""
+
+
+def bgstats_play(res: SessionResult, tz: tzinfo | None = None) -> dict[str, Any]:
+    """The BG Stats push-play payload for one finished session.
+
+    Field names and types follow https://www.bgstatsapp.com/support/
+    push-plays-to-bg-stats-from-other-apps-or-websites/ : ``playDate`` local time
+    ``YYYY-MM-DD hh:mm:ss``, ``durationMin`` whole minutes, scores as numbers.
+    """
+    if not res.finished:
+        raise NotFinishedError(
+            N_("Session {session} is not finished; BG Stats records finished plays only."),
+            session=res.id,
+        )
+    game: dict[str, Any] = {"name": _game_name(res.game, "en")}
+    if res.game in BGG_IDS:
+        game["bggId"] = BGG_IDS[res.game]
+    no_points = not res.has_scores
+    game.update({"highestWins": res.highest_wins, "noPoints": no_points, "sourceGameId": res.game})
+    players = []
+    for pr in res.players:
+        player: dict[str, Any] = {"name": pr.name}
+        if not no_points:
+            player["score"] = _bgstats_score(pr.score)
+        player.update(
+            {
+                "rank": pr.rank or 0,
+                "role": pr.side or "",
+                "winner": pr.winner,
+                "startPlayer": pr.start_player,
+                "sourcePlayerId": pr.key,
+            }
+        )
+        players.append(player)
+    play: dict[str, Any] = {
+        "sourceName": BGSTATS_SOURCE_NAME,
+        "sourcePlayId": res.id,
+        "playDate": local_time(res.started_at, tz).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": max(0, round(res.duration_s / 60)),
+        "game": game,
+        "players": players,
+    }
+    if res.summary:
+        play["comments"] = res.summary
+    return play
+
+
+def _bgstats_score(value: int | float | str | None) -> int | float:
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        num, _, den = value.partition("/")
+        return round(int(num) / int(den or 1), 2)
+    return value
+
+
+def bgstats_link(play: Mapping[str, Any], app: bool = True) -> str:
+    """``bgstats://…/createPlay.html?data=<url-encoded JSON>`` (or the https form)."""
+    data = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
+    base = BGSTATS_APP_URL if app else BGSTATS_URL
+    return f"{base}?data={urllib.parse.quote(data, safe='')}"
+
+
+def bgstats_document(results: Sequence[SessionResult], tz: tzinfo | None = None) -> Any:
+    """One play object for one session; a list for several (unfinished ones skipped)."""
+    plays = [bgstats_play(r, tz) for r in results if r.finished]
+    if len(results) == 1:
+        if not plays:
+            bgstats_play(results[0], tz)  # raises NotFinishedError with the message
+        return plays[0]
+    return plays
+
+
+# --------------------------------------------------------------------------- files
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` via a temporary file and ``os.replace``."""
+    p = Path(path).expanduser()
+    if p.is_dir():
+        raise ExportError(N_("Cannot write {path}: it is a folder; give a file name."), path=str(p))
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise ExportError(
+            N_("Cannot write {path}: the folder {folder} does not exist."),
+            path=str(p),
+            folder=str(folder),
+        )
+    tmp_name: str | None = None
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp_name, p)
+        tmp_name = None
+    except OSError as exc:
+        raise ExportError(
+            N_("Cannot write {path}: {problem}."), path=str(p), problem=exc.strerror or str(exc)
+        ) from exc
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+    return p
+
+
+def export_text(
+    store: Store,
+    session_ids: Sequence[str],
+    fmt: str,
+    *,
+    lang: str = "en",
+    tz: tzinfo | None = None,
+    exported_at: str | None = None,
+    single: bool | None = None,
+) -> str:
+    """The text of an export of ``session_ids`` in ``fmt`` (``json``, ``csv``, ``bgstats``).
+
+    ``single`` (default: exactly one id) chooses the one-session JSON form.
+    """
+    one = len(session_ids) == 1 if single is None else single
+    if fmt == "json":
+        items = load_sessions(store, session_ids)
+        doc = (
+            session_document(*items[0], exported_at=exported_at)
+            if one and items
+            else sessions_document(items, exported_at=exported_at)
+        )
+        return dumps_document(doc)
+    results = session_results(store, session_ids)
+    if fmt == "csv":
+        return csv_text(results, lang, tz)
+    if fmt == "bgstats":
+        plays = (
+            bgstats_document(results, tz)
+            if one
+            else [bgstats_play(r, tz) for r in results if r.finished]
+        )
+        return json.dumps(plays, ensure_ascii=False, indent=1) + "\n"
+    raise ExportError(
+        N_("Unknown export format {format}: use json, csv or bgstats."), format=json.dumps(fmt)
+    )
+
+
+def now_stamp() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")

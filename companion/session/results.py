@@ -1,0 +1,335 @@
+"""Each session's result, read from the store: the rows of the history and of exports.
+
+Design decisions:
+
+* A result is derived, never stored apart: it is read from the session row (its
+  outcome JSON was written in the same transaction as the entry that ended the
+  game) plus two cheap look-ups in the log (the last entry's time, for the
+  duration of unfinished sessions; the first action, for the start player).
+* Game-agnostic: winners, scores and sides come from the ``Outcome`` JSON every
+  game writes. A game without points (喵喵咪呀) has empty scores: winners rank 1
+  and everyone else shares the next rank.
+* Players are identified across sessions by name, compared case-insensitively
+  (the roster's rule), because ids ``p1``… only mean a seat within one session.
+* Dates: the store keeps UTC; filters take local calendar dates (what a host
+  types) and turn them into UTC bounds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from fractions import Fraction
+from typing import Any
+
+from companion.rules import find_game
+from companion.rules.base import Player, RuleError
+from companion.session.store import Store
+
+START_PLAYER_KEYS = ("start_player", "first_player", "starting_player", "first")
+"""Payload fields of a game's first action that name who starts (if the game logs it)."""
+
+
+def player_key(name: str) -> str:
+    """How a player is recognised across sessions: the name, case-insensitive."""
+    return name.strip().casefold()
+
+
+def parse_time(iso: str) -> datetime:
+    """A stored ISO 8601 time as an aware datetime (UTC if it carries no zone)."""
+    moment = datetime.fromisoformat(iso)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment
+
+
+def local_time(iso: str, tz: tzinfo | None = None) -> datetime:
+    """``iso`` in ``tz`` (default: this machine's local zone)."""
+    return parse_time(iso).astimezone(tz)
+
+
+def score_value(value: Any) -> float | None:
+    """A score from outcome JSON (int, float or ``"3/2"``) as a number."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(Fraction(value))
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    pid: str
+    name: str
+    seat: int
+    """1-based seat in the session's seating order."""
+    side: str | None
+    score: int | float | str | None
+    """As in the outcome JSON (a ``"3/2"`` string for fractions); None if unfinished."""
+    rank: int | None
+    winner: bool
+    start_player: bool
+
+    @property
+    def key(self) -> str:
+        return player_key(self.name)
+
+    @property
+    def value(self) -> float | None:
+        return score_value(self.score)
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    id: str
+    game: str
+    status: str
+    started_at: str
+    ended_at: str | None
+    last_at: str | None
+    players: tuple[PlayerResult, ...]
+    outcome: Mapping[str, Any] | None
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished" and self.outcome is not None
+
+    @property
+    def has_scores(self) -> bool:
+        return bool(self.outcome and self.outcome.get("scores"))
+
+    @property
+    def highest_wins(self) -> bool:
+        return bool(self.outcome.get("highest_wins", True)) if self.outcome else True
+
+    @property
+    def summary(self) -> str:
+        return str(self.outcome.get("summary", "")) if self.outcome else ""
+
+    @property
+    def termination(self) -> str:
+        return str(self.outcome.get("termination", "")) if self.outcome else ""
+
+    @property
+    def winners(self) -> tuple[PlayerResult, ...]:
+        return tuple(p for p in self.players if p.winner)
+
+    @property
+    def duration_s(self) -> float:
+        """Start to end (unfinished: to the last entry); 0 for an empty log."""
+        end = self.ended_at or self.last_at
+        if not end:
+            return 0.0
+        return max(0.0, (parse_time(end) - parse_time(self.started_at)).total_seconds())
+
+    def player(self, name: str) -> PlayerResult | None:
+        key = player_key(name)
+        for p in self.players:
+            if p.key == key:
+                return p
+        return None
+
+
+def ranks_from_outcome(outcome: Mapping[str, Any], pids: Sequence[str]) -> dict[str, int]:
+    """Competition ranks ("1224"); winners rank 1; without scores the rest share rank 2+."""
+    winners = set(outcome.get("winners", ()))
+    scores = {pid: score_value(v) for pid, v in dict(outcome.get("scores") or {}).items()}
+    scored = {pid: v for pid, v in scores.items() if v is not None}
+    if not scored:
+        others = len(winners) + 1
+        return {pid: 1 if pid in winners else others for pid in pids}
+    highest = bool(outcome.get("highest_wins", True))
+    ordered = sorted(scored.items(), key=lambda kv: kv[1], reverse=highest)
+    ranks: dict[str, int] = {}
+    previous: float | None = None
+    rank = 0
+    for index, (pid, value) in enumerate(ordered, start=1):
+        if value != previous:
+            rank, previous = index, value
+        ranks[pid] = rank
+    for pid in winners:
+        ranks[pid] = 1
+    last = len(ordered) + 1
+    for pid in pids:
+        ranks.setdefault(pid, last)
+    return ranks
+
+
+def build_result(
+    sid: str,
+    game: str,
+    players_json: str,
+    started: str,
+    ended: str | None,
+    outcome_json: str | None,
+    status: str,
+    last_at: str | None,
+    first_action: str | None,
+) -> SessionResult:
+    players = [Player.from_json(p) for p in json.loads(players_json)]
+    outcome = json.loads(outcome_json) if outcome_json else None
+    finished = status == "finished" and outcome is not None
+    starter = _start_player(first_action, {p.id for p in players})
+    ranks = ranks_from_outcome(outcome, [p.id for p in players]) if finished and outcome else {}
+    sides = dict(outcome.get("sides") or {}) if outcome else {}
+    scores = dict(outcome.get("scores") or {}) if outcome else {}
+    winners = set(outcome.get("winners", ())) if finished and outcome else set()
+    results = tuple(
+        PlayerResult(
+            pid=p.id,
+            name=p.name,
+            seat=i,
+            side=sides.get(p.id),
+            score=scores.get(p.id) if finished else None,
+            rank=ranks.get(p.id),
+            winner=p.id in winners,
+            start_player=p.id == starter,
+        )
+        for i, p in enumerate(players, start=1)
+    )
+    return SessionResult(
+        id=sid,
+        game=game,
+        status=status,
+        started_at=started,
+        ended_at=ended,
+        last_at=last_at,
+        players=results,
+        outcome=outcome,
+    )
+
+
+def _start_player(first_action: str | None, pids: set[str]) -> str | None:
+    if not first_action:
+        return None
+    try:
+        payload = json.loads(first_action)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    for key in START_PLAYER_KEYS:
+        value = payload.get(key)
+        if isinstance(value, str) and value in pids:
+            return value
+    return None
+
+
+# --------------------------------------------------------------------------- queries
+
+
+@dataclass(frozen=True)
+class HistoryFilter:
+    """What the history shows. Dates are local calendar days, both ends included."""
+
+    game: str | None = None
+    player: str | None = None
+    since: date | None = None
+    until: date | None = None
+    status: str | None = None
+
+    def is_empty(self) -> bool:
+        return not (self.game or self.player or self.since or self.until or self.status)
+
+
+def parse_day(text: str) -> date:
+    """``YYYY-MM-DD`` → date, or ``ValueError`` with a message a host can act on."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a date like 2026-11-29.") from None
+
+
+def utc_bound(day: date, tz: tzinfo | None = None) -> str:
+    """Local midnight starting ``day`` as the store's UTC text (comparable as strings)."""
+    local = datetime.combine(day, time(0, 0))
+    aware = local.replace(tzinfo=tz) if tz is not None else local.astimezone()
+    return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+_SELECT = (
+    "SELECT s.id, s.game, s.players, s.started_at, s.ended_at, s.outcome, s.status, "
+    "(SELECT e.at FROM entries e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), "
+    "(SELECT e.payload FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
+    "ORDER BY e.seq LIMIT 1) "
+    "FROM sessions s"
+)
+
+
+def query_results(
+    store: Store,
+    flt: HistoryFilter | None = None,
+    tz: tzinfo | None = None,
+    limit: int | None = None,
+) -> list[SessionResult]:
+    """Sessions matching ``flt``, newest first."""
+    flt = flt or HistoryFilter()
+    where: list[str] = []
+    args: list[Any] = []
+    if flt.game:
+        game = flt.game
+        with contextlib.suppress(RuleError):  # an unknown id is matched as written
+            game = find_game(flt.game).id
+        where.append("s.game = ?")
+        args.append(game)
+    if flt.status:
+        where.append("s.status = ?")
+        args.append(flt.status)
+    if flt.since:
+        where.append("s.started_at >= ?")
+        args.append(utc_bound(flt.since, tz))
+    if flt.until:
+        where.append("s.started_at < ?")
+        args.append(utc_bound(flt.until + timedelta(days=1), tz))
+    if flt.player:
+        where.append(
+            "EXISTS (SELECT 1 FROM json_each(s.players) j "
+            "WHERE lower(trim(json_extract(j.value, '$.name'))) = ?)"
+        )
+        args.append(flt.player.strip().lower())
+    sql = _SELECT
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += " ORDER BY s.started_at DESC, s.id"
+    if limit:
+        sql += f" LIMIT {int(limit)}"
+    rows = store.conn.execute(sql, args).fetchall()
+    out = [build_result(*row) for row in rows]
+    if flt.player:
+        # SQLite's lower() folds ASCII only; confirm with Python's casefold.
+        key = player_key(flt.player)
+        out = [r for r in out if any(p.key == key for p in r.players)]
+    return out
+
+
+def session_results(store: Store, session_ids: Iterable[str]) -> list[SessionResult]:
+    """Results of the given sessions, in the given order (full ids)."""
+    out = []
+    for sid in session_ids:
+        full = store.session(sid).id  # accepts a unique prefix; StoreError if unknown
+        row = store.conn.execute(_SELECT + " WHERE s.id = ?", (full,)).fetchone()
+        out.append(build_result(*row))
+    return out
+
+
+def player_names(store: Store) -> list[str]:
+    """Every player name in the history (first spelling seen), sorted."""
+    seen: dict[str, str] = {}
+    for (name,) in store.conn.execute(
+        "SELECT DISTINCT json_extract(j.value, '$.name') FROM sessions s, json_each(s.players) j"
+    ):
+        if isinstance(name, str):
+            seen.setdefault(player_key(name), name)
+    return sorted(seen.values(), key=str.casefold)
+
+
+def games_played(store: Store) -> list[str]:
+    return [g for (g,) in store.conn.execute("SELECT DISTINCT game FROM sessions ORDER BY game")]
