@@ -1,0 +1,34 @@
+# The sampling loop of core 1, compiled to machine code by MicroPython's viper
+# emitter (RP2040 builds have it). Reads all GPIO inputs in one load and, on any
+# change, stores the raw bits and the 1 MHz timer into the queue that core 0
+# drains. No allocation, no locks: one producer, one consumer, word-sized stores.
+import micropython
+
+_cfg = []  # [gpio_in, timer_rawl, q_t, q_v, q_w, stop, queue_len - 1]
+
+
+@micropython.viper
+def _loop(pin_mask: int):
+    gpio = ptr32(_cfg[0])  # noqa: F821 - viper builtin
+    timer = ptr32(_cfg[1])  # noqa: F821
+    qt = ptr32(_cfg[2])  # noqa: F821
+    qv = ptr32(_cfg[3])  # noqa: F821
+    qw = ptr32(_cfg[4])  # noqa: F821
+    halt = ptr32(_cfg[5])  # noqa: F821
+    wrap = int(_cfg[6])
+    last = gpio[0] & pin_mask
+    w = 0
+    while halt[0] == 0:
+        v = gpio[0] & pin_mask
+        if v != last:
+            qt[w] = timer[0]
+            qv[w] = v
+            w = (w + 1) & wrap
+            qw[0] = w
+            last = v
+        qw[1] += 1
+
+
+def make_sampler(gpio_in, timer_rawl, q_t, q_v, q_w, stop, queue_len):
+    _cfg[:] = [gpio_in, timer_rawl, q_t, q_v, q_w, stop, queue_len - 1]
+    return _loop

@@ -1,0 +1,177 @@
+# ruff: noqa: UP031 - MicroPython-compatible subset: %-formatting kept on purpose
+# Tadaa button firmware: the hardware layer for an RP2040 board (MicroPython).
+#
+# Everything that decides something lives in ``tadaa_logic.py`` (debounce,
+# framing, ring buffer, commands); this file only moves bits between the pins,
+# the timer, the USB serial port and that logic:
+#
+# * Core 1 samples ALL buttons together by reading the SIO GPIO input register
+#   in a tight (viper-compiled) loop — no per-pin IRQs, whose latency in
+#   MicroPython is tens of microseconds with millisecond dropouts — and pushes
+#   every change of the mask, with the 1 MHz hardware timer read right after it,
+#   into a lock-free single-producer/single-consumer queue.
+# * Core 0 drains that queue into the logic, talks to the host over USB CDC,
+#   sends heartbeats, and drives the LEDs.
+#
+# Pins and options come from ``config.py`` on the board (see README.md).
+# Hold button 1 while plugging in to skip the firmware (safe mode: the REPL
+# stays free for ``mpremote``).
+
+import select
+import sys
+import time
+from array import array
+
+import machine
+import micropython
+import tadaa_logic as L
+
+try:
+    import config
+except ImportError:
+    config = None
+
+BUTTON_PINS = getattr(config, "BUTTON_PINS", [2, 3, 4, 5, 6, 7, 8, 9])
+LED_PINS = getattr(config, "LED_PINS", [])  # one per button, or empty
+DEBOUNCE_US = getattr(config, "DEBOUNCE_US", 30000)
+ACTIVE_LOW = getattr(config, "ACTIVE_LOW", True)  # button to GND, internal pull-up
+
+SIO_GPIO_IN = 0xD0000004  # RP2040: all GPIO inputs, one read
+TIMER_RAWL = 0x40054028  # RP2040: 1 MHz timer, low 32 bits, no latching side effects
+QUEUE = 64  # power of two
+
+_q_t = array("I", [0] * QUEUE)  # raw timer at each change
+_q_v = array("I", [0] * QUEUE)  # raw GPIO bits at each change
+_q_w = array("I", [0, 0])  # [write index, loop counter]
+_stop = array("I", [0])
+
+
+def _timer_raw():
+    return machine.mem32[TIMER_RAWL] & 0xFFFFFFFF
+
+
+try:
+    # The viper-compiled loop (well under 1 us per sample) needs the native
+    # emitter, which every RP2040 build has; elsewhere fall back to bytecode.
+    from fast_sampler import make_sampler
+
+    _sampler = make_sampler(SIO_GPIO_IN, TIMER_RAWL, _q_t, _q_v, _q_w, _stop, QUEUE)
+except (ImportError, SyntaxError):
+
+    def _sampler(pin_mask):
+        mem = machine.mem32
+        last = mem[SIO_GPIO_IN] & pin_mask
+        w = 0
+        while _stop[0] == 0:
+            v = mem[SIO_GPIO_IN] & pin_mask
+            if v != last:
+                _q_t[w] = mem[TIMER_RAWL] & 0xFFFFFFFF
+                _q_v[w] = v
+                w = (w + 1) & (QUEUE - 1)
+                _q_w[0] = w
+                last = v
+            _q_w[1] += 1
+
+
+def _to_buttons(raw):
+    """Raw GPIO bits -> pressed mask (bit i = button i + 1)."""
+    mask = 0
+    for i, pin in enumerate(BUTTON_PINS):
+        level = (raw >> pin) & 1
+        if level != (1 if ACTIVE_LOW else 0):
+            mask |= 1 << i
+    return mask
+
+
+def _serial_number():
+    return "".join("%02X" % b for b in machine.unique_id())
+
+
+def _boot_id():
+    import os
+
+    return "".join("%02X" % b for b in os.urandom(4))
+
+
+def main():
+    pins = [
+        machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP if ACTIVE_LOW else None)
+        for p in BUTTON_PINS
+    ]
+    leds = [machine.Pin(p, machine.Pin.OUT, value=0) for p in LED_PINS]
+    pin_mask = 0
+    for p in BUTTON_PINS:
+        pin_mask |= 1 << p
+    time.sleep_ms(5)  # pull-ups settle
+    raw = machine.mem32[SIO_GPIO_IN] & pin_mask
+    initial = _to_buttons(raw)
+    if initial & 1:
+        # Safe mode: leave the REPL to mpremote.
+        print("tadaa: button 1 held at boot, firmware not started (safe mode)")
+        return
+    del pins
+
+    ext = L.ClockExtender(32, _timer_raw())
+    now = ext.extend(_timer_raw())
+    dev = L.TadaaDevice(
+        len(BUTTON_PINS),
+        _boot_id(),
+        _serial_number(),
+        debounce_us=DEBOUNCE_US,
+        t_us=now,
+        initial_mask=initial,
+    )
+
+    # Binary-safe stdin: a stray 0x03 (Ctrl-C) on the line must not stop us.
+    micropython.kbd_intr(-1)
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    out = sys.stdout.buffer
+    inp = sys.stdin.buffer
+
+    import _thread
+
+    _thread.start_new_thread(_sampler, (pin_mask,))
+
+    r = 0
+    shown_leds = -1
+    last_loops = 0
+    last_hb = now
+    while True:
+        lines = []
+        # 1. presses, in the order core 1 saw them
+        w = _q_w[0]
+        while r != w:
+            t = ext.near(_q_t[r])
+            lines.extend(dev.on_sample(t, _to_buttons(_q_v[r])))
+            r = (r + 1) & (QUEUE - 1)
+        now = ext.extend(_timer_raw())
+        # 2. host commands (stamped when their bytes were read)
+        data = b""
+        while poller.poll(0):
+            data += inp.read(1)
+            if len(data) >= 64:
+                break
+        if data:
+            lines.extend(dev.on_bytes(data, ext.extend(_timer_raw())))
+        # 3. sampling period for the heartbeat (average since the last one)
+        if now - last_hb >= 1000000:
+            loops = _q_w[1]
+            count = (loops - last_loops) & 0xFFFFFFFF
+            if count:
+                dev.note_loop(max(1, (now - last_hb) // count))
+            last_loops = loops
+            last_hb = now
+        lines.extend(dev.poll(now))
+        for line in lines:
+            out.write(line)
+        # 4. LEDs
+        if leds:
+            mask = dev.led_mask(now)
+            if mask != shown_leds:
+                for i, led in enumerate(leds):
+                    led.value((mask >> i) & 1)
+                shown_leds = mask
+
+
+main()

@@ -1,0 +1,1 @@
+../../companion/hardware/tadaa_logic.py
