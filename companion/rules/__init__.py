@@ -11,7 +11,7 @@ import importlib.util
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.base import Game, N_, SetupError
+from companion.rules.base import N_, Game, SetupError
 
 
 @dataclass(frozen=True)

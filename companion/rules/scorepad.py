@@ -20,11 +20,11 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.rules.base import (
+    N_,
     Action,
     Game,
     GameOverError,
     IllegalActionError,
-    N_,
     OptionSpec,
     Outcome,
     Player,
