@@ -58,7 +58,7 @@ def distribution(values: Sequence[float], bins: int = 8) -> Distribution | None:
     width = span / bins
     if all(float(v).is_integer() for v in values):
         width = float(max(1, math.ceil(span / bins)))
-    count = max(1, math.ceil(span / width + 1e-9))
+    count = max(1, math.ceil(span / width - 1e-9))
     counts = [0] * count
     for v in values:
         index = min(count - 1, int((v - low) // width))
