@@ -12,6 +12,7 @@ from companion.rules.meeple_circus.actions import (
     EndAct,
     EndPerformance,
     FinishPerformance,
+    HostPick,
     Prepare,
     Press,
     ScorePlayer,
@@ -82,4 +83,7 @@ class Table:
             t += 2 * TRACK
 
     def end_act(self) -> None:
+        """End the act; a tie the host must break goes to the last tied player."""
+        if self.state.pending_pick is not None:
+            self.do(HostPick(self.state.pending_pick.candidates[-1]))
         self.do(EndAct())

@@ -486,7 +486,7 @@ def test_first_player_tie_without_ages_goes_to_the_host() -> None:
     pending = t.state.pending_pick
     assert pending.candidates == ("p1", "p2", "p3") and pending.reason == "no-birth-dates"
     with pytest.raises(IllegalActionError, match="pick the next first player"):
-        t.end_act()
+        t.do(EndAct())
     t.do(HostPick("p3"))
     t.end_act()
     assert t.state.act.first_player == "p3"
