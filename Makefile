@@ -38,7 +38,7 @@ run: $(VENV)/.installed
 	$(BIN)/companion $(ARGS)
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check companion tests benchmarks sounds devices
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

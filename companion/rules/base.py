@@ -267,15 +267,25 @@ def action_from_json(action_types: Mapping[str, type[Action]], data: Any) -> Act
     return action
 
 
+_SCHEMAS: dict[type[Any], tuple[dict[str, Any], tuple[dataclasses.Field[Any], ...]]] = {}
+
+
+def _schema(cls: type[Any]) -> tuple[dict[str, Any], tuple[dataclasses.Field[Any], ...]]:
+    """Resolved field types of a dataclass (cached: resolving them is slow)."""
+    if cls not in _SCHEMAS:
+        _SCHEMAS[cls] = (typing.get_type_hints(cls), dataclasses.fields(cls))
+    return _SCHEMAS[cls]
+
+
 def _build(cls: type[Any], data: Mapping[str, Any], where: str) -> Any:
-    hints = typing.get_type_hints(cls)
+    hints, fields = _schema(cls)
     kwargs: dict[str, Any] = {}
-    names = {f.name for f in dataclasses.fields(cls)}
+    names = {f.name for f in fields}
     extra = set(data) - names - {"type"}
     if extra:
         raise BadActionError(N_("{where}: unknown field {field!r}."),
                              where=where, field=sorted(extra)[0])
-    for f in dataclasses.fields(cls):
+    for f in fields:
         if f.name in data:
             kwargs[f.name] = _convert(hints[f.name], data[f.name], f"{where}.{f.name}")
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:

@@ -36,7 +36,7 @@ from companion.session.clock import Clock, SystemClock
 
 __all__ = ["Change", "Clock", "LiveSession", "NothingToRedoError", "NothingToUndoError",
            "SystemClock"]
-from companion.session.log import Stacks, replay
+from companion.session.log import Stacks, fold
 from companion.session.store import Entry, SessionRow, Store
 
 
@@ -99,9 +99,10 @@ class LiveSession:
         initial = game.setup(row.players, game.check_options(row.options))
         live = cls(store, row, info, game, initial, clock, rng)
         entries = store.entries(row.id)
-        replay(game, row.players, row.options, entries)  # raises ReplayError if broken
-        for entry in entries:
-            live._fold(entry)
+        # One pass: checks every entry (ReplayError if the log no longer applies)
+        # and keeps the state stack for undo.
+        live._stacks, live._states = fold(game, initial, entries)
+        live._entries = entries
         live._seq = entries[-1].seq if entries else 0
         return live
 

@@ -96,6 +96,16 @@ def replay(game: Game[Any], players: Sequence[Player], options: dict[str, Any],
         initial = game.setup(players, game.check_options(options))
     except RuleError as exc:
         raise ReplayError(-1, 0, exc) from exc
+    _stacks, states = fold(game, initial, entries)
+    return states[-1], game.outcome(states[-1])
+
+
+def fold(game: Game[Any], initial: Any, entries: Sequence[Entry]) -> tuple[Stacks, list[Any]]:
+    """The undo/redo stacks and the state after each effective action.
+
+    ``states[0]`` is ``initial``; ``states[-1]`` is the current state. Raises
+    ``ReplayError`` at the first entry that does not apply.
+    """
     states: list[Any] = [initial]
     stacks = Stacks.empty()
     for index, entry in enumerate(entries):
@@ -116,4 +126,4 @@ def replay(game: Game[Any], players: Sequence[Player], options: dict[str, Any],
                 states.append(game.apply(states[-1], game.parse_action(redone.payload)))
             except RuleError as exc:  # pragma: no cover - deterministic rules
                 raise ReplayError(index, entry.seq, exc) from exc
-    return states[-1], game.outcome(states[-1])
+    return stacks, states
