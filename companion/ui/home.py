@@ -17,6 +17,7 @@ from companion.i18n import N_, _
 from companion.rules import GAMES, find_game
 from companion.session.store import SessionRow, StoreError
 from companion.ui.dialogs import ConfirmDialog, ResumeDialog
+from companion.ui.games import playable
 from companion.ui.translate import translate_bindings
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ class HomeScreen(Screen[None]):
         lang = self.companion.lang
         games = self.query_one("#games", OptionList)
         for info in GAMES:
-            if info.available:
+            if playable(info):
                 games.add_option(Option(info.name(lang), id=info.id))
             else:
                 label = Text(info.name(lang))

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
+from companion.rules import GameInfo
 from companion.session.live import LiveSession
 from companion.ui.game_screen import GameScreen
+
+
+def playable(info: GameInfo) -> bool:
+    """A game can be started once both its rules and its screen exist."""
+    name = info.module.rsplit(".", 1)[-1]
+    return info.available and importlib.util.find_spec(f"companion.ui.games.{name}") is not None
 
 
 def screen_for(session: LiveSession) -> GameScreen:

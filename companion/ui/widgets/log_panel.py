@@ -21,7 +21,8 @@ class LogPanel(RichLog):
     """
 
     def __init__(self, session: LiveSession, **kwargs: object) -> None:
-        super().__init__(wrap=True, markup=False, max_lines=MAX_LINES, **kwargs)  # type: ignore[arg-type]
+        super().__init__(wrap=True, markup=False, max_lines=MAX_LINES, min_width=20,
+                         **kwargs)  # type: ignore[arg-type]
         self.session = session
         self.border_title = _("Log")
 
@@ -31,7 +32,7 @@ class LogPanel(RichLog):
         names = {p.id: p.name for p in self.session.players}
         for entry in self.session.entries[-MAX_LINES:]:
             self.write(describe_entry(entry.seq, entry.kind, entry.payload, entry.at,
-                                      entry.seq in undone, names))
+                                      entry.seq in undone, names), shrink=True)
 
 
 def describe_entry(seq: int, kind: str, payload: dict[str, object], at: str, undone: bool,
@@ -61,4 +62,11 @@ def _compact(payload: dict[str, object], names: dict[str, str]) -> str:
             for k, v in payload.items() if k != "type" and v is not None}
     if not rest:
         return kind
-    return kind + " " + json.dumps(rest, ensure_ascii=False, separators=(",", ":"))
+    parts = [f"{k}={_plain(v)}" for k, v in rest.items()]
+    return kind + " · " + " ".join(parts)
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
