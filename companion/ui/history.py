@@ -1,0 +1,301 @@
+"""The history: every session, filtered by game, player and dates; open, resume, export.
+
+Design decisions:
+
+* The screen is a view of ``companion.session.results``: rows are read from the
+  store each time the filter changes (one SQL query), never kept apart.
+* Filters apply as they are typed; a date that is not ``YYYY-MM-DD`` yet is shown
+  as a hint and ignored until it is one.
+* Abandon and export are writes, so they go through the app's writer thread;
+  resume hands the session to the app, which pushes its game screen on top.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from datetime import date
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.suggester import SuggestFromList
+from textual.widgets import DataTable, Footer, Header, Input, Label, Select
+
+from companion.i18n import N_, _, ngettext
+from companion.rules import GAMES
+from companion.session.results import (
+    HistoryFilter,
+    SessionResult,
+    parse_day,
+    player_names,
+    query_results,
+)
+from companion.session.store import Store
+from companion.ui.dialogs import ConfirmDialog
+from companion.ui.history_export import start_export
+from companion.ui.history_format import (
+    duration,
+    game_name,
+    scores_text,
+    status_label,
+    when,
+    winners_text,
+)
+from companion.ui.translate import translate_bindings
+
+if TYPE_CHECKING:
+    from companion.ui.app import CompanionApp
+
+ALL = "*"
+
+
+class HistoryScreen(Screen[None]):
+    """Every session, newest first. Opened from home with ``h``."""
+
+    CSS_PATH = "history.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", N_("Open"), show=True),
+        Binding("g", "focus('#filter-game')", N_("Game")),
+        Binding("p", "focus('#filter-player')", N_("Player")),
+        Binding("d", "focus('#filter-since')", N_("Dates")),
+        Binding("c", "clear_filters", N_("Clear filters")),
+        Binding("r", "resume", N_("Resume")),
+        Binding("a", "abandon", N_("Abandon")),
+        Binding("x", "export", N_("Export")),
+        Binding("s", "stats", N_("Statistics")),
+        Binding("escape", "back", N_("Back")),
+    ]
+
+    def __init__(self, store: Store | None = None) -> None:
+        super().__init__()
+        self._store = store
+        self.results: list[SessionResult] = []
+        self.filter = HistoryFilter()
+        translate_bindings(self)
+
+    @property
+    def companion(self) -> CompanionApp:
+        from companion.ui.app import CompanionApp
+
+        assert isinstance(self.app, CompanionApp)
+        return self.app
+
+    @property
+    def store(self) -> Store:
+        return self._store if self._store is not None else self.companion.store
+
+    @property
+    def lang(self) -> str:
+        return str(getattr(self.app, "lang", "en"))
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=True)
+        with Horizontal(id="history-filters"):
+            yield Select(
+                [(info.name(self.lang), info.id) for info in GAMES],
+                prompt=_("All games"),
+                id="filter-game",
+            )
+            yield Input(placeholder=_("Player"), id="filter-player")
+            yield Input(placeholder=_("From (YYYY-MM-DD)"), id="filter-since", max_length=10)
+            yield Input(placeholder=_("To (YYYY-MM-DD)"), id="filter-until", max_length=10)
+            yield Select(
+                [
+                    (_("finished"), "finished"),
+                    (_("unfinished"), "active"),
+                    (_("abandoned"), "abandoned"),
+                ],
+                prompt=_("Any status"),
+                id="filter-status",
+            )
+        yield Label("", id="history-count", classes="hint")
+        yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = _("History")
+        table = self.query_one("#history-table", DataTable)
+        table.add_column(_("Date"), key="date")
+        table.add_column(_("Game"), key="game")
+        table.add_column(_("Players"), key="players")
+        table.add_column(_("Winners"), key="winners")
+        table.add_column(_("Scores"), key="scores")
+        table.add_column(_("Duration"), key="duration")
+        table.add_column(_("Status"), key="status")
+        self.query_one("#filter-player", Input).suggester = SuggestFromList(
+            player_names(self.store), case_sensitive=False
+        )
+        self.reload()
+        table.focus()
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    # ------------------------------------------------------------------ data
+
+    def reload(self) -> None:
+        """Query the store with the current filter and refill the table."""
+        self.results = query_results(self.store, self.filter)
+        table = self.query_one("#history-table", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        table.add_rows([self._row(r) for r in self.results])  # row i is self.results[i]
+        if self.results:
+            table.move_cursor(row=min(cursor, len(self.results) - 1))
+        self.query_one("#history-count", Label).update(
+            ngettext("{n} session", "{n} sessions", len(self.results)).format(n=len(self.results))
+        )
+
+    def _row(self, res: SessionResult) -> tuple[Any, ...]:
+        return (
+            when(res.started_at),
+            game_name(res.game, self.lang),
+            ", ".join(p.name for p in res.players),
+            winners_text(res),
+            scores_text(res),
+            duration(res.duration_s),
+            status_label(res.status),
+        )
+
+    def selected(self) -> SessionResult | None:
+        table = self.query_one("#history-table", DataTable)
+        if not self.results or table.cursor_row < 0:
+            return None
+        return self.results[min(table.cursor_row, len(self.results) - 1)]
+
+    # ------------------------------------------------------------------ filters
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self._apply_filters()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._apply_filters()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one("#history-table", DataTable).focus()
+
+    def _apply_filters(self) -> None:
+        game = self.query_one("#filter-game", Select).value
+        status = self.query_one("#filter-status", Select).value
+        player = self.query_one("#filter-player", Input).value.strip()
+        since, since_bad = self._day("#filter-since")
+        until, until_bad = self._day("#filter-until")
+        problem = since_bad or until_bad
+        new = HistoryFilter(
+            game=game if isinstance(game, str) else None,
+            player=player or None,
+            since=since,
+            until=until,
+            status=status if isinstance(status, str) else None,
+        )
+        if problem:
+            self.query_one("#history-count", Label).update(problem)
+        if new != self.filter:
+            self.filter = new
+            self.reload()
+
+    def _day(self, selector: str) -> tuple[date | None, str | None]:
+        text = self.query_one(selector, Input).value.strip()
+        if not text:
+            return None, None
+        try:
+            return parse_day(text), None
+        except ValueError:
+            return None, _("{value} is not a date like 2026-11-29.").format(value=repr(text))
+
+    def action_clear_filters(self) -> None:
+        for selector in ("#filter-player", "#filter-since", "#filter-until"):
+            self.query_one(selector, Input).value = ""
+        self.query_one("#filter-game", Select).clear()
+        self.query_one("#filter-status", Select).clear()
+        self.filter = HistoryFilter()
+        self.reload()
+        self.query_one("#history-table", DataTable).focus()
+
+    # ------------------------------------------------------------------ actions
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        res = self.selected()
+        if res is None:
+            return
+        from companion.ui.history_detail import SessionDetailScreen
+
+        self.app.push_screen(SessionDetailScreen(self.store, res.id))
+
+    def action_resume(self) -> None:
+        res = self.selected()
+        if res is not None:
+            resume(self, res)
+
+    def action_abandon(self) -> None:
+        res = self.selected()
+        if res is not None:
+            abandon(self, self.store, res, self.reload)
+
+    def action_export(self) -> None:
+        start_export(self, self.store, [r.id for r in self.results], single=False)
+
+    def action_stats(self) -> None:
+        from companion.ui.history_stats import StatsScreen
+
+        self.app.push_screen(StatsScreen(self.store, self.filter))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+def resume(screen: Screen[Any], res: SessionResult) -> None:
+    """Continue an unfinished (or abandoned) session in its game screen."""
+    if res.status == "finished":
+        screen.notify(
+            _("This session is finished; undo inside it is not offered from the history."),
+            severity="warning",
+        )
+        return
+    from companion.ui.app import CompanionApp
+
+    app = screen.app
+    assert isinstance(app, CompanionApp)
+    try:
+        if res.status == "abandoned":
+            app.store.set_status(res.id, "active")
+        app.resume_session(res.id)
+    except Exception as exc:  # a log that no longer replays, a game not available
+        screen.notify(
+            _("Cannot resume this session: {error}").format(error=exc), severity="error", timeout=10
+        )
+
+
+def abandon(screen: Screen[Any], store: Store, res: SessionResult, after: Any) -> None:
+    """Mark an unfinished session abandoned (it stays in the history), after asking."""
+    if res.status != "active":
+        screen.notify(_("Only an unfinished session can be abandoned."), severity="warning")
+        return
+    from companion.ui.app import CompanionApp
+
+    app = screen.app
+
+    def confirmed(yes: bool | None) -> None:
+        if not yes:
+            return
+
+        def done(future: Future[None]) -> None:
+            future.result()
+            after()
+
+        if isinstance(app, CompanionApp):
+            app.write(lambda: store.set_status(res.id, "abandoned"), done)
+        else:  # pragma: no cover - the history always runs inside the companion app
+            store.set_status(res.id, "abandoned")
+            after()
+
+    app.push_screen(
+        ConfirmDialog(_("Abandon this session? It stays in the history, marked.")), confirmed
+    )

@@ -1,0 +1,305 @@
+"""One session from the history: final state, scores per round/act, chart, log, photo finish.
+
+Everything shown is computed by ``companion.session.detail`` from the log with
+the current rules; this screen only lays it out.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+
+from companion.i18n import N_, _
+from companion.session.detail import Performance, SessionDetail, session_detail
+from companion.session.store import Store
+from companion.ui.history import abandon, resume
+from companion.ui.history_export import start_export
+from companion.ui.history_format import (
+    clock,
+    duration,
+    game_name,
+    number,
+    progress_label,
+    side_label,
+    status_label,
+    when,
+)
+from companion.ui.translate import translate_bindings
+from companion.ui.widgets.log_panel import describe_entry
+from companion.ui.widgets.wide_plot import WidePlot
+
+TABS = ("tab-summary", "tab-chart", "tab-timeline", "tab-photo")
+
+
+class SessionDetailScreen(Screen[None]):
+    """A finished, unfinished or abandoned session, read-only."""
+
+    CSS_PATH = "history.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "tab(0)", N_("Summary")),
+        Binding("2", "tab(1)", N_("Chart")),
+        Binding("3", "tab(2)", N_("Log")),
+        Binding("4", "tab(3)", N_("Photo finish")),
+        Binding("x", "export", N_("Export")),
+        Binding("r", "resume", N_("Resume")),
+        Binding("a", "abandon", N_("Abandon")),
+        Binding("escape", "back", N_("Back")),
+    ]
+
+    def __init__(self, store: Store, session_id: str) -> None:
+        super().__init__()
+        self.store = store
+        self.session_id = session_id
+        self.detail: SessionDetail = session_detail(store, session_id)
+        translate_bindings(self)
+
+    @property
+    def lang(self) -> str:
+        return str(getattr(self.app, "lang", "en"))
+
+    def names(self) -> dict[str, str]:
+        return {p.id: p.name for p in self.detail.row.players}
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=True)
+        yield Static(self._heading(), id="detail-heading")
+        with TabbedContent(id="detail-tabs"):
+            with TabPane(_("Summary"), id="tab-summary"), VerticalScroll():
+                yield Static(self._state_text(), id="detail-state")
+                yield DataTable(id="detail-final", cursor_type="none", zebra_stripes=True)
+                yield Static(_("Scores by round / act"), classes="section-title")
+                yield DataTable(id="detail-rounds", cursor_type="none", zebra_stripes=True)
+            with TabPane(_("Chart"), id="tab-chart"):
+                yield WidePlot(id="detail-chart")
+            with TabPane(_("Log"), id="tab-timeline"):
+                yield DataTable(id="detail-timeline", cursor_type="row", zebra_stripes=True)
+            with TabPane(_("Photo finish"), id="tab-photo"), VerticalScroll(id="detail-photo"):
+                yield from self._photo_widgets()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = _("Session {id}").format(id=self.session_id[:8])
+        self._fill_final()
+        self._fill_rounds()
+        self._fill_chart()
+        self._fill_timeline()
+        self._fill_photo_tables()
+
+    def _heading(self) -> Text:
+        d = self.detail
+        res = d.result
+        text = Text()
+        text.append(game_name(res.game, self.lang), style="bold")
+        text.append(f"   {when(res.started_at)}   ")
+        text.append(_("Duration: {d}").format(d=duration(res.duration_s)))
+        text.append("   ")
+        style = {"finished": "green", "abandoned": "yellow"}.get(res.status, "cyan")
+        text.append(status_label(res.status), style=f"bold {style}")
+        text.append(
+            "\n" + _("Players: {names}").format(names=", ".join(p.name for p in d.row.players))
+        )
+        if d.row.options:
+            opts = ", ".join(
+                f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in d.row.options.items()
+            )
+            text.append("   " + _("Options: {options}").format(options=opts), style="dim")
+        if d.outcome is not None:
+            text.append("\n" + d.outcome.render(_), style="bold green")
+        if d.error:
+            text.append(
+                "\n"
+                + _("This log does not replay under the current rules: {error}").format(
+                    error=d.error
+                ),
+                style="bold red",
+            )
+        return text
+
+    def _state_text(self) -> Text:
+        d = self.detail
+        text = Text()
+        text.append(_("Final state"), style="bold")
+        if d.progress:
+            text.append("  " + progress_label(d.progress))
+        for name, value in d.state_fields:
+            text.append(f"\n  {name}: ", style="dim")
+            text.append(
+                self.names().get(value, str(value)) if isinstance(value, str) else json.dumps(value)
+            )
+        return text
+
+    def _fill_final(self) -> None:
+        table = self.query_one("#detail-final", DataTable)
+        res = self.detail.result
+        has_sides = any(p.side for p in res.players)
+        columns = [_("Seat"), _("Player")]
+        if has_sides:
+            columns.append(_("Side"))
+        columns += [_("Score"), _("Rank"), _("Winner")]
+        table.add_columns(*columns)
+        current = self.detail.steps[-1].scores if self.detail.steps else {}
+        for p in res.players:
+            score = p.value if res.finished else current.get(p.pid)
+            row: list[Any] = [str(p.seat), p.name]
+            if has_sides:
+                row.append(side_label(p.side or ""))
+            row += [number(score), str(p.rank) if p.rank else "", "★" if p.winner else ""]
+            table.add_row(*row)
+
+    def _fill_rounds(self) -> None:
+        table = self.query_one("#detail-rounds", DataTable)
+        players = self.detail.row.players
+        table.add_columns(_("Round / act"), *[p.name for p in players])
+        for rnd in self.detail.rounds:
+            table.add_row(
+                progress_label(rnd.label), *[number(rnd.scores.get(p.id)) for p in players]
+            )
+        if not self.detail.rounds:
+            table.add_row(_("(no scores)"), *["" for _p in players])
+
+    def _fill_chart(self) -> None:
+        plot = self.query_one("#detail-chart", WidePlot)
+        plt = plot.plt
+        plt.clear_data()
+        rounds = self.detail.rounds
+        use_rounds = len(rounds) >= 2
+        points = (
+            [(progress_label(r.label), r.scores) for r in rounds]
+            if use_rounds
+            else [(str(i), s.scores) for i, s in enumerate(self.detail.steps)]
+        )
+        if not points or not any(scores for _l, scores in points):
+            plt.title(_("No scores to chart"))
+            return
+        xs = list(range(1, len(points) + 1))
+        for p in self.detail.row.players:
+            plt.plot(
+                xs,
+                [float(scores.get(p.id, 0.0)) for _l, scores in points],
+                label=p.name,
+                marker="braille",
+            )
+        if use_rounds:
+            plt.xticks([float(x) for x in xs], [label for label, _s in points])
+        plt.title(_("Score progression"))
+        plt.xlabel(_("Round / act") if use_rounds else _("Action"))
+
+    def _fill_timeline(self) -> None:
+        table = self.query_one("#detail-timeline", DataTable)
+        table.add_columns(_("Time"), "#", _("Entry"))
+        names = self.names()
+        for item in self.detail.timeline:
+            line = describe_entry(item.seq, item.kind, dict(item.payload), "", item.undone, names)
+            body = line[len(f" #{item.seq} ") :]  # time and seq have their own columns
+            if item.undone:
+                body.append("  " + _("(undone)"), style="italic yellow")
+            table.add_row(clock(item.at), str(item.seq), body)
+
+    # ------------------------------------------------------------------ photo finish
+
+    def _photo_widgets(self) -> ComposeResult:
+        if not self.detail.performances:
+            yield Static(_("No presses were recorded in this session."), classes="hint")
+            return
+        for perf in self.detail.performances:
+            yield Static(self._performance_title(perf), classes="section-title")
+            yield DataTable(
+                id=f"photo-{perf.number}",
+                cursor_type="none",
+                zebra_stripes=True,
+                classes="photo-table",
+            )
+
+    def _performance_title(self, perf: Performance) -> str:
+        parts = [_("Performance {n}").format(n=perf.number)]
+        if perf.label:
+            parts.append(progress_label(perf.label))
+        if perf.length_ms is not None:
+            parts.append(_("music {s} s").format(s=number(perf.length_ms / 1000, 1)))
+        if perf.aborted:
+            parts.append(_("aborted at {s} s").format(s=number((perf.end_ms or 0) / 1000, 3)))
+        elif perf.end_ms is not None:
+            parts.append(_("stopped at {s} s").format(s=number(perf.end_ms / 1000, 3)))
+        return " · ".join(parts)
+
+    def _fill_photo_tables(self) -> None:
+        names = self.names()
+        for perf in self.detail.performances:
+            table = self.query_one(f"#photo-{perf.number}", DataTable)
+            table.add_columns(
+                _("Order"), _("Player"), _("Time after start"), "±", _("Source"), _("Verdict"), "#"
+            )
+            order = 0
+            for press in perf.presses:
+                verdict = self._verdict(perf, press.seq, press.offset_ms, press.undone, press.kind)
+                counted = verdict == _("counted")
+                order += counted
+                unc = press.payload.get("uncertainty_ns")
+                source = press.payload.get("source") if press.kind == "action" else _("hardware")
+                who = names.get(press.player or "", "") or self._hw_label(press.payload)
+                table.add_row(
+                    str(order) if counted else "",
+                    who,
+                    _fmt_offset(press.offset_ms),
+                    f"{unc / 1e6:.1f} ms" if isinstance(unc, int) else "",
+                    str(source or ""),
+                    verdict,
+                    str(press.seq),
+                )
+
+    @staticmethod
+    def _hw_label(payload: Any) -> str:
+        compact = {k: v for k, v in dict(payload).items() if k != "type"}
+        return json.dumps(compact, ensure_ascii=False, separators=(",", ":"))[:40]
+
+    @staticmethod
+    def _verdict(perf: Performance, seq: int, offset: float | None, undone: bool, kind: str) -> str:
+        if kind == "hw":
+            return _("raw event")
+        if undone:
+            return _("undone")
+        if perf.aborted:
+            return _("discarded (aborted)")
+        if seq in perf.voided:
+            return _("voided")
+        if offset is not None and offset < 0:
+            return _("false start")
+        if offset is not None and perf.length_ms is not None and offset > perf.length_ms:
+            return _("too late")
+        return _("counted")
+
+    # ------------------------------------------------------------------ actions
+
+    def action_tab(self, index: int) -> None:
+        self.query_one("#detail-tabs", TabbedContent).active = TABS[index]
+
+    def action_export(self) -> None:
+        start_export(self, self.store, [self.session_id], single=True)
+
+    def action_resume(self) -> None:
+        resume(self, self.detail.result)
+
+    def action_abandon(self) -> None:
+        abandon(self, self.store, self.detail.result, self._reload)
+
+    def _reload(self) -> None:
+        self.detail = session_detail(self.store, self.session_id)
+        self.query_one("#detail-heading", Static).update(self._heading())
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+def _fmt_offset(offset_ms: float | None) -> str:
+    if offset_ms is None:
+        return ""
+    return f"{offset_ms / 1000:+.3f} s"
