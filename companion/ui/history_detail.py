@@ -132,9 +132,12 @@ class SessionDetailScreen(Screen[None]):
             text.append("  " + progress_label(d.progress))
         for name, value in d.state_fields:
             text.append(f"\n  {name}: ", style="dim")
-            text.append(
-                self.names().get(value, str(value)) if isinstance(value, str) else json.dumps(value)
-            )
+            if value is None:
+                text.append("–")
+            elif isinstance(value, str):
+                text.append(self.names().get(value, value))
+            else:
+                text.append(json.dumps(value))
         return text
 
     def _fill_final(self) -> None:
