@@ -66,7 +66,11 @@ def _compact(payload: dict[str, object], names: dict[str, str]) -> str:
     return kind + " · " + " ".join(parts)
 
 
+MAX_VALUE_CHARS = 80
+"""Longer values (a whole card set in a deal) are cut: the export keeps them in full."""
+
+
 def _plain(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = value if isinstance(value, str) else json.dumps(
+        value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 1] + "…"
