@@ -218,9 +218,12 @@ class Follower:
             return (DATABASE_UNUSABLE, {"error": str(exc)})
 
     def _follow(self, store: Store) -> Problem | None:
-        target = self.session_id or self._newest_active(store)
+        # The named session; else the active one; else (it just finished, or was
+        # abandoned) the one on show, so its last entries and result still arrive.
+        target = (self.session_id or self._newest_active(store)
+                  or (self._folded.row.id if self._folded else None))
         if target is None:
-            return None  # keep showing what we had (a finished session), or wait
+            return None  # nothing to show yet: wait
         try:
             row = store.session(target)
         except StoreError:

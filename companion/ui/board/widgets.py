@@ -27,19 +27,22 @@ class Row:
     """Extra small cells between the name and the score (per-round points…)."""
 
 
-def rows_scale(
-    rows: Sequence[Row], height: int, width: int, name_width: int, max_scale: int = 3
-) -> int:
-    """The largest number scale at which every row fits ``height`` (0 = plain text)."""
+def rows_scale(rows: Sequence[Row], height: int, width: int, name_width: int,
+               max_scale: int = 3) -> tuple[int, int]:
+    """``(scale, gap)``: the largest number scale (0 = plain text) at which every row
+    fits ``height``, with a blank line between rows (``gap`` 1) if there is room."""
     if not rows:
-        return 0
+        return (0, 0)
     longest = max(rows, key=lambda r: len(r.score)).score
     for scale in range(max_scale, 0, -1):
         cols, lines = size_at(longest, scale)
-        # One blank line between rows, the header line on top.
-        if (lines + 1) * len(rows) + 1 <= height and cols + name_width + 8 <= width:
-            return scale
-    return 0
+        if cols + name_width + 8 > width:
+            continue
+        for gap in (1, 0):
+            # The header line on top, then each row and its gap.
+            if (lines + gap) * len(rows) + 1 <= height:
+                return (scale, gap)
+    return (0, 0)
 
 
 class Standings(Widget):
@@ -80,7 +83,7 @@ class Standings(Widget):
             + 2
             for i in range(len(self.headers))
         )
-        scale = rows_scale(
+        scale, gap = rows_scale(
             self.rows, region.height, region.width - extra, name_width, self.max_scale
         )
         table = Table(
@@ -88,7 +91,7 @@ class Standings(Widget):
             expand=False,
             show_edge=False,
             pad_edge=False,
-            padding=(0, 2, 1 if scale else 0, 0),
+            padding=(0, 2, gap, 0),
             header_style="bold dim",
         )
         table.add_column("", justify="right", vertical="middle")
