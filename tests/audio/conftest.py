@@ -1,0 +1,8 @@
+"""Make ``audio_helpers`` importable (pytest runs with --import-mode=importlib)."""
+
+import sys
+from pathlib import Path
+
+HERE = str(Path(__file__).parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
