@@ -146,9 +146,11 @@ class HistoryScreen(Screen[None]):
         table.add_rows([self._row(r) for r in self.results])  # row i is self.results[i]
         if self.results:
             table.move_cursor(row=min(cursor, len(self.results) - 1))
-        self.query_one("#history-count", Label).update(
-            ngettext("{n} session", "{n} sessions", len(self.results)).format(n=len(self.results))
-        )
+        self.query_one("#history-count", Label).update(self._count_text())
+
+    def _count_text(self) -> str:
+        n = len(self.results)
+        return ngettext("{n} session", "{n} sessions", n).format(n=n)
 
     def _row(self, res: SessionResult) -> tuple[Any, ...]:
         return (
@@ -192,11 +194,12 @@ class HistoryScreen(Screen[None]):
             until=until,
             status=status if isinstance(status, str) else None,
         )
-        if problem:
-            self.query_one("#history-count", Label).update(problem)
         if new != self.filter:
             self.filter = new
             self.reload()
+        if problem:
+            label = self.query_one("#history-count", Label)
+            label.update(f"{self._count_text()} · {problem}")
 
     def _day(self, selector: str) -> tuple[date | None, str | None]:
         text = self.query_one(selector, Input).value.strip()
