@@ -27,8 +27,9 @@ class Row:
     """Extra small cells between the name and the score (per-round points…)."""
 
 
-def rows_scale(rows: Sequence[Row], height: int, width: int, name_width: int,
-               max_scale: int = 3) -> tuple[int, int]:
+def rows_scale(
+    rows: Sequence[Row], height: int, width: int, name_width: int, max_scale: int = 3
+) -> tuple[int, int]:
     """``(scale, gap)``: the largest number scale (0 = plain text) at which every row
     fits ``height``, with a blank line between rows (``gap`` 1) if there is room."""
     if not rows:
