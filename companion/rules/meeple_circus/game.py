@@ -128,19 +128,19 @@ class MeepleCircus(Game[CircusState]):
         ),
         OptionSpec(
             "music_act1",
-            N_("Act 1 music: empty = default track, a WAV file, or countdown:SECONDS"),
+            N_("Act 1 music: file.wav or countdown:SECONDS"),
             str,
             "",
         ),
         OptionSpec(
             "music_act2",
-            N_("Act 2 music: empty = default track, a WAV file, or countdown:SECONDS"),
+            N_("Act 2 music: file.wav or countdown:SECONDS"),
             str,
             "",
         ),
         OptionSpec(
             "music_act3",
-            N_("Act 3 music: empty = default tracks, a WAV file, or countdown:SECONDS"),
+            N_("Act 3 music: file.wav or countdown:SECONDS"),
             str,
             "",
         ),

@@ -1,0 +1,1117 @@
+"""米宝马戏团 Meeple Circus screen: phases, the music countdown, the Tadaa order, scoring.
+
+Design decisions:
+
+* The screen renders the rules' state and never decides a rule: what a press means,
+  the tokens, whose turn it is, all come from ``CircusState``; a refused action
+  comes back as the rules' message.
+* One timeline: the start of the music is stamped with the session clock when
+  ``play()`` returns (on a worker thread, as ``play`` may wait for a previous
+  stream to drain), and keyboard presses are stamped with the same clock the
+  moment the key event is handled. The countdown is ``start + length − now``,
+  recomputed on every tick; it never asks the audio backend whether it still plays.
+* A keyboard press carries ``KEYBOARD_UNCERTAINTY_NS`` (±20 ms): a USB keyboard is
+  polled every 8–10 ms, and the terminal and Textual's event loop add a few
+  milliseconds more before the key is handled. Two keyboard presses closer than
+  40 ms are therefore shown as too close to call, for the host to settle.
+* One sound at a time (the audio backend's rule): while music plays, the music is
+  the cue. The 10-second warning, the Tadaa chime and the tie alert sound only
+  when no music plays (a plain countdown, or after the music stopped); the end cue
+  sounds when the music ends or is stopped. A missing cue file is skipped.
+* Button-box presses arrive through ``receive_press`` (the hardware layer calls it
+  on the UI thread) and take the same path as keyboard presses. The performance
+  view holds an empty container ``#mc-hardware`` where the hardware layer mounts
+  its device-status line and photo-finish widget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group
+from rich.errors import StyleSyntaxError
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from companion.i18n import N_, _
+from companion.rules.base import RuleError
+from companion.rules.meeple_circus.actions import (
+    AbortPerformance,
+    ChooseFirstPlayer,
+    EndAct,
+    EndPerformance,
+    FinishPerformance,
+    HostPick,
+    Prepare,
+    Press,
+    ScorePlayer,
+    SettlePress,
+    SettleTie,
+    StartPerformance,
+    VoidPress,
+)
+from companion.rules.meeple_circus.game import parse_music_setting
+from companion.rules.meeple_circus.state import SOURCES, SPEED_TOKEN_ACTS, CircusState
+from companion.rules.meeple_circus.timing import Attempt, Verdict
+from companion.session.live import Change, LiveSession
+from companion.ui.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
+from companion.ui.game_screen import GameScreen
+from companion.ui.games.meeple_circus_dialogs import SOURCE_SHORT, ScoreDialog
+from companion.ui.widgets.countdown import Countdown, format_remaining
+from companion.ui.widgets.key_choice import KeyChoice, KeyChoiceDialog
+
+MS = 1_000_000
+NS_PER_S = 1_000_000_000
+KEYBOARD_UNCERTAINTY_NS = 20 * MS
+"""Half-width of a keyboard press's time interval (see the module docstring)."""
+TICK_S = 0.1
+FALLBACK_LENGTH_S = 120
+"""A plain countdown's length when no track can be read (the official tracks' ~2 min)."""
+PLAYER_KEYS = ("1", "2", "3", "4", "5")
+CHOICE_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
+
+ACT_NAMES = {
+    1: N_("First rehearsal"),
+    2: N_("Second rehearsal"),
+    3: N_("Grand show"),
+}
+PHASE_NAMES = {
+    "first-player": N_("Choosing the first player"),
+    "preparation": N_("Preparation"),
+    "performance": N_("Performance"),
+    "evaluation": N_("Evaluation"),
+    "end": N_("End of act"),
+    "over": N_("Final standings"),
+}
+STATUS_LABELS = {
+    "counted": N_("Tadaa!"),
+    "false-start": N_("false start"),
+    "too-late": N_("too late"),
+    "repeat": N_("repeat (no effect)"),
+    "voided": N_("voided"),
+    "discarded": N_("aborted attempt"),
+    "uncertain-start": N_("at the start? host decides"),
+    "uncertain-end": N_("at the end? host decides"),
+    "not-performer": N_("not performing (no effect)"),
+}
+STATUS_STYLES = {
+    "counted": "bold green",
+    "false-start": "bold red",
+    "too-late": "bold yellow",
+    "repeat": "dim",
+    "voided": "strike dim",
+    "discarded": "strike dim",
+    "uncertain-start": "bold magenta",
+    "uncertain-end": "bold magenta",
+    "not-performer": "dim",
+}
+
+
+@dataclass(frozen=True)
+class Music:
+    """What times a performance: a WAV file, or a plain countdown (``path`` None)."""
+
+    title: str
+    length_ns: int
+    path: Path | None
+    track_id: str
+    note: str = ""
+    """Why this was chosen when it is a fallback (shown on screen)."""
+
+
+def countdown_music(seconds: int, note: str = "") -> Music:
+    return Music(
+        _("Plain countdown {time}").format(time=format_remaining(seconds * NS_PER_S)),
+        seconds * NS_PER_S,
+        None,
+        f"countdown:{seconds}",
+        note,
+    )
+
+
+def music_from_setting(setting: str, act: int) -> Music:
+    """The music an act's session option asks for, falling back to a countdown."""
+    from companion.audio.errors import AudioFileError
+    from companion.audio.tracks import load_track, tracks_for_act
+
+    kind, seconds = parse_music_setting(setting)
+    if kind == "countdown" and seconds is not None:
+        return countdown_music(seconds)
+    try:
+        track = load_track(Path(setting.strip())) if kind == "file" else tracks_for_act(act)[0]
+    except (AudioFileError, OSError, ValueError, IndexError) as exc:
+        note = _("Music unavailable ({problem}); plain countdown instead.").format(problem=exc)
+        return countdown_music(FALLBACK_LENGTH_S, note)
+    return Music(track.title, round(track.duration_s * NS_PER_S), track.path, track.id)
+
+
+def _name_text(name: str, colour: str | None) -> Text:
+    """The player's name after a dot in their ring colour (plain if Rich cannot draw it)."""
+    text = Text()
+    if colour:
+        try:
+            text.append("● ", style=Style.parse(colour.strip().lower()))
+        except StyleSyntaxError:
+            text.append("● ")
+    text.append(name)
+    return text
+
+
+def format_ms(ns: int) -> str:
+    return _("{ms} ms").format(ms=f"{ns / MS:.1f}")
+
+
+def format_elapsed(ns: int) -> str:
+    sign = "-" if ns < 0 else ""
+    seconds, rest = divmod(abs(ns), NS_PER_S)
+    return f"{sign}{seconds // 60}:{seconds % 60:02d}.{rest // MS:03d}"
+
+
+class MeepleCircusScreen(GameScreen):
+    """The host's view of a Meeple Circus game."""
+
+    CSS_PATH = "meeple_circus.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "player_key(0)", N_("Player keys"), key_display="1-5"),
+        *(
+            Binding(key, f"player_key({i})", N_("Player keys"), show=False)
+            for i, key in enumerate(PLAYER_KEYS[1:], start=1)
+        ),
+        Binding("r", "random_first", N_("Random first player")),
+        Binding("p", "prepare", N_("Prepared")),
+        Binding("s", "start", N_("Start music")),
+        Binding("x", "stop_early", N_("Stop early")),
+        Binding("a", "abort", N_("Abort")),
+        Binding("v", "void", N_("Void a press")),
+        Binding("t", "settle", N_("Settle")),
+        Binding("m", "music", N_("Music")),
+        Binding("f", "finish", N_("Finish performance")),
+        Binding("e", "score_next", N_("Score")),
+        Binding("h", "host_pick", N_("Host picks")),
+        Binding("n", "next_act", N_("Next act")),
+    ]
+
+    PHASE_ACTIONS: ClassVar[dict[str, set[str]]] = {
+        "first-player": {"random_first", "player_key"},
+        "preparation": {"prepare", "player_key", "music"},
+        "performance": {
+            "start",
+            "stop_early",
+            "abort",
+            "void",
+            "settle",
+            "music",
+            "finish",
+            "player_key",
+        },
+        "evaluation": {"score_next", "player_key"},
+        "end": {"next_act", "host_pick", "player_key"},
+        "over": set(),
+    }
+
+    def __init__(self, session: LiveSession) -> None:
+        super().__init__(session)
+        self._music_cache: dict[tuple[int, int], Music] = {}
+        self._audio_key: tuple[int, int, int] | None = None
+        """The attempt our music plays for: (act, performance index, attempt index)."""
+        self._starting = False
+        self._end_inflight = False
+        # Every audio call runs here, one after the other: a cue can never start
+        # after (and so cut off) music that the host started later, and the UI
+        # thread never waits for a device.
+        self._audio_jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mc-audio")
+        self._warned: tuple[int, int, int] | None = None
+        self._tie_alerted: tuple[str, ...] = ()
+
+    # ------------------------------------------------------------------ layout
+
+    def compose_game(self) -> ComposeResult:
+        yield Static("", id="mc-banner", classes="phase-banner")
+        with Horizontal(id="mc-main"):
+            yield Static("", id="mc-players")
+            with VerticalScroll(id="mc-phase"):
+                yield Static("", id="mc-first", classes="mc-pane")
+                yield Static("", id="mc-prep", classes="mc-pane")
+                with Vertical(id="mc-performance", classes="mc-pane"):
+                    yield Static("", id="mc-order")
+                    yield Countdown(id="mc-countdown")
+                    yield Static("", id="mc-track")
+                    yield Vertical(id="mc-hardware")
+                    yield Static("", id="mc-tadaa")
+                    yield Static("", id="mc-undecided")
+                yield Static("", id="mc-evaluation", classes="mc-pane")
+                yield Static("", id="mc-end", classes="mc-pane")
+                yield Static("", id="mc-final", classes="mc-pane")
+        yield Static("", id="mc-hint", classes="hint")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(TICK_S, self.tick)
+
+    def on_unmount(self) -> None:
+        self._stop_music()
+        self._audio_jobs.shutdown(wait=False)
+
+    def action_leave(self) -> None:
+        self._stop_music()
+        super().action_leave()
+
+    @property
+    def circus(self) -> CircusState:
+        state: CircusState = self.session.state
+        return state
+
+    @property
+    def audio(self) -> Any:
+        return self.companion.audio
+
+    def clock_ns(self) -> int:
+        return self.session.clock.monotonic_ns()
+
+    # ------------------------------------------------------------------ bindings
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        for actions in self.PHASE_ACTIONS.values():
+            if action in actions:
+                allowed = self.PHASE_ACTIONS.get(self.circus.phase, set())
+                if action == "player_key" and parameters:
+                    index = parameters[0]
+                    if not isinstance(index, int) or index >= len(self.circus.players):
+                        return False
+                return action in allowed
+        return True
+
+    # ------------------------------------------------------------------ rendering
+
+    def refresh_view(self) -> None:
+        state = self.circus
+        self.refresh_bindings()
+        self._render_banner(state)
+        self.query_one("#mc-players", Static).update(self._players_table(state))
+        pane = {
+            "first-player": "mc-first",
+            "preparation": "mc-prep",
+            "performance": "mc-performance",
+            "evaluation": "mc-evaluation",
+            "end": "mc-end",
+            "over": "mc-final",
+        }[state.phase]
+        for widget in self.query(".mc-pane"):
+            widget.display = widget.id == pane
+        # Evaluation, end and standings show every player themselves.
+        self.query_one("#mc-players", Static).display = state.phase in (
+            "first-player",
+            "preparation",
+            "performance",
+        )
+        if state.phase == "first-player":
+            self.query_one("#mc-first", Static).update(self._first_view(state))
+        elif state.phase == "preparation":
+            self.query_one("#mc-prep", Static).update(self._prep_view(state))
+        elif state.phase == "performance":
+            self._render_performance(state)
+        elif state.phase == "evaluation":
+            self.query_one("#mc-evaluation", Static).update(self._evaluation_view(state))
+        elif state.phase == "end":
+            self.query_one("#mc-end", Static).update(self._end_view(state))
+        else:
+            self.query_one("#mc-final", Static).update(self._final_view(state))
+        self.query_one("#mc-hint", Static).update(self._hint(state))
+        self._reconcile_audio()
+        self.tick()
+
+    def _render_banner(self, state: CircusState) -> None:
+        if state.phase == "over":
+            text = _(PHASE_NAMES["over"])
+        else:
+            act = state.act_number
+            text = _("Act {n} · {name} · {phase}").format(
+                n=act, name=_(ACT_NAMES[act]), phase=_(PHASE_NAMES[state.phase])
+            )
+            if state.act is not None:
+                first = self.session.player(state.act.first_player).name
+                text += "  ·  " + _("first player: {name}").format(name=first)
+        self.query_one("#mc-banner", Static).update(text)
+
+    def _players_table(self, state: CircusState) -> Table:
+        table = Table(title=_("Players"), expand=True, show_edge=False, pad_edge=False)
+        table.add_column(_("Key"), justify="center", width=3)
+        table.add_column(_("Player"), ratio=1)
+        table.add_column(_("Act"), justify="right")
+        table.add_column(_("Total"), justify="right")
+        totals = state.totals()
+        act = state.act
+        verdict = state.verdict()
+        for index, player in enumerate(state.players):
+            act_points = ""
+            if act is not None:
+                score = act.score_of(player.id)
+                token = act.token_of(player.id)
+                if score is not None:
+                    act_points = str(score.total)
+                elif token:
+                    act_points = f"+{token}"
+                elif verdict is not None and verdict.tokens and player.id in verdict.tokens:
+                    act_points = f"+{verdict.tokens[player.id]}"
+            name = _name_text(player.name, player.colour)
+            if state.performer == player.id:
+                name.append(" ▶", style="bold")
+            table.add_row(
+                Text(f"[{PLAYER_KEYS[index]}]", style="bold"),
+                name,
+                act_points,
+                Text(str(totals[player.id]), style="bold"),
+            )
+        return table
+
+    def _first_view(self, state: CircusState) -> Text:
+        return Text(
+            _(
+                "Who saw a circus most recently? That player starts act 1.\n\n"
+                "Press that player's key, or r to let the companion pick at random."
+            )
+        )
+
+    def _prep_view(self, state: CircusState) -> Table:
+        act = state.act
+        assert act is not None
+        table = Table(
+            title=_("Preparation: one component tile and one program card each"),
+            expand=True,
+            show_edge=False,
+        )
+        table.add_column("", width=2)
+        table.add_column(_("Player"))
+        table.add_column(_("Done"))
+        due = state.next_to_prepare()
+        for pid in state.preparation_order():
+            player = self.session.player(pid)
+            done = pid in act.prepared
+            mark = "✓" if done else ("▶" if pid == due else "")
+            table.add_row(
+                mark,
+                _name_text(player.name, player.colour),
+                _("done") if done else (_("now") if pid == due else ""),
+            )
+        return table
+
+    # ------------------------------------------------------------------ performance view
+
+    def current_music(self) -> Music:
+        state = self.circus
+        act = state.act_number
+        index = max(0, len(state.act.performances) - 1) if state.act else 0
+        key = (act, index if act == 3 else 0)
+        music = self._music_cache.get(key)
+        if music is None:
+            music = music_from_setting(state.music[act - 1], act)
+            self._music_cache[key] = music
+        return music
+
+    def _render_performance(self, state: CircusState) -> None:
+        perf = state.performance
+        assert perf is not None
+        order = Text()
+        if state.act_number == 3:
+            act = state.act
+            assert act is not None
+            order.append(_("Performance order: "), style="bold")
+            for i, pid in enumerate(state.performance_order()):
+                if i:
+                    order.append("  ·  ")
+                name = self.session.player(pid).name
+                if i < len(act.performances) - 1:
+                    order.append(f"✓ {name}", style="dim")
+                elif i == len(act.performances) - 1:
+                    order.append(f"▶ {name}", style="bold reverse")
+                else:
+                    order.append(name)
+        else:
+            order.append(
+                _("Everyone builds at once; the first two Tadaa! take the 2 and 1 speed tokens.")
+            )
+        self.query_one("#mc-order", Static).update(order)
+        self.query_one("#mc-track", Static).update(self._track_line(perf.current))
+        verdict = state.verdict()
+        assert verdict is not None
+        self.query_one("#mc-tadaa", Static).update(
+            self._tadaa_table(verdict, state.act_number in SPEED_TOKEN_ACTS)
+        )
+        self.query_one("#mc-undecided", Static).update(self._undecided_text(state))
+
+    def _track_line(self, attempt: Attempt | None) -> Text:
+        line = Text()
+        if attempt is not None:
+            titles = {m.track_id: m.title for m in self._music_cache.values()}
+            title = titles.get(attempt.track or "", attempt.track or "")
+            if title.startswith("countdown:"):
+                title = _("plain countdown")
+            length = format_remaining(attempt.length_ns)
+        else:
+            music = self.current_music()
+            title, length = music.title, format_remaining(music.length_ns)
+        line.append(
+            "♪ " + _("Music: {title} ({length})").format(title=title, length=length), style="bold"
+        )
+        audio = self.audio
+        if getattr(audio, "available", False):
+            line.append("  ·  " + _("sound: {name}").format(name=audio.name))
+        else:
+            reason = getattr(audio, "reason", "") or _("no sound")
+            line.append("  ·  " + _("silent: {reason}").format(reason=reason), style="yellow")
+        music = self.current_music()
+        if attempt is None and music.note:
+            line.append("\n" + music.note, style="yellow")
+        return line
+
+    def _tadaa_table(self, verdict: Verdict, with_tokens: bool) -> Table:
+        """Counted presses in Tadaa order (gap to the previous in ms), then the rest."""
+        table = Table(title=_("Tadaa! order"), expand=True, show_edge=False)
+        table.add_column(_("Place"), justify="right")
+        table.add_column(_("Player"))
+        table.add_column(_("Counts as"))
+        if with_tokens:
+            table.add_column(_("Token"), justify="right")
+        table.add_column(_("Time"), justify="right")
+        table.add_column(_("Gap"), justify="right")
+        table.add_column(_("Source"))
+        table.add_column("#", justify="right")
+        ranked = sorted(
+            (j for j in verdict.presses if j.rank is not None), key=lambda j: j.rank or 0
+        )
+        others = sorted(
+            (j for j in verdict.presses if j.rank is None), key=lambda j: j.press.host_ns
+        )
+        tokens = verdict.tokens or {}
+        for j in [*ranked, *others]:
+            player = self.session.player(j.press.player)
+            place = "" if j.rank is None else (f"{j.rank}=" if j.tied_with else str(j.rank))
+            if j.tied_with:
+                status = Text(_("too close to call"), style="bold magenta")
+            else:
+                status = Text(_(STATUS_LABELS[j.status]), style=STATUS_STYLES[j.status])
+            token = tokens.get(j.press.player) if j.status == "counted" else None
+            source = "⌨" if j.press.source == "keyboard" else "🔘"
+            row: list[str | Text] = [place, _name_text(player.name, player.colour), status]
+            if with_tokens:
+                row.append(Text(f"+{token}", style="bold") if token else "")
+            row += [
+                format_elapsed(j.elapsed_ns) if j.elapsed_ns is not None else "—",
+                ("+" + format_ms(j.gap_ns)) if j.gap_ns is not None else "",
+                f"{source} ±{format_ms(j.press.uncertainty_ns)}",
+                str(j.index + 1),
+            ]
+            table.add_row(*row)
+        return table
+
+    def _undecided_text(self, state: CircusState) -> Text:
+        verdict = state.verdict()
+        if verdict is None or not verdict.undecided:
+            return Text()
+        text = Text(_("The host must decide (t):") + " ", style="bold magenta")
+        parts = []
+        for item in verdict.undecided:
+            kind, _sep, what = item.partition(":")
+            if kind == "press":
+                j = verdict.presses[int(what)]
+                parts.append(
+                    _("press #{n} by {name}: inside the music or not?").format(
+                        n=int(what) + 1, name=self.session.player(j.press.player).name
+                    )
+                )
+            else:
+                names = ", ".join(self.session.player(p).name for p in what.split(","))
+                parts.append(_("who was first among {names}?").format(names=names))
+        text.append("; ".join(parts))
+        return text
+
+    # ------------------------------------------------------------------ other views
+
+    def _evaluation_view(self, state: CircusState) -> Table:
+        act = state.act
+        assert act is not None
+        table = Table(
+            title=_("Evaluation of act {n}").format(n=act.number), expand=True, show_edge=False
+        )
+        table.add_column(_("Key"), justify="center", width=3)
+        table.add_column(_("Player"))
+        for source in SOURCES:
+            table.add_column(_(SOURCE_SHORT[source]), justify="right")
+        table.add_column(_("Act"), justify="right")
+        table.add_column(_("Total"), justify="right")
+        totals = state.totals()
+        for index, player in enumerate(state.players):
+            score = act.score_of(player.id)
+            cells: list[str | Text] = [
+                f"[{PLAYER_KEYS[index]}]",
+                _name_text(player.name, player.colour),
+            ]
+            if score is None:
+                token = act.token_of(player.id)
+                cells += ["—"] * len(SOURCES)
+                cells[2 + SOURCES.index("speed")] = str(token) if token else "—"
+                cells += [Text(_("to score"), style="italic"), str(totals[player.id])]
+            else:
+                breakdown = score.breakdown()
+                cells += [str(breakdown[s]) for s in SOURCES]
+                cells += [
+                    Text(str(score.total), style="bold"),
+                    Text(str(totals[player.id]), style="bold"),
+                ]
+            table.add_row(*cells)
+        return table
+
+    def _end_view(self, state: CircusState) -> Group:
+        act = state.act
+        assert act is not None
+        summary = Table(
+            title=_("Act {n} is over").format(n=act.number), expand=True, show_edge=False
+        )
+        summary.add_column(_("Player"))
+        summary.add_column(_("This act"), justify="right")
+        summary.add_column(_("Total"), justify="right")
+        totals = state.totals()
+        for player in state.players:
+            score = act.score_of(player.id)
+            summary.add_row(
+                _name_text(player.name, player.colour),
+                str(score.total if score else 0),
+                str(totals[player.id]),
+            )
+        prompt = Text()
+        if act.next_first_player is not None:
+            name = self.session.player(act.next_first_player).name
+            prompt.append(
+                _("{name} has the fewest points and becomes the first player.").format(name=name)
+                + "\n",
+                style="bold",
+            )
+            prompt.append(
+                _(
+                    "{name} removes one public demand card from the game and turns up "
+                    "the next card of that colour. Then press n for act {n}."
+                ).format(name=name, n=act.number + 1)
+            )
+        elif state.pending_pick is not None:
+            names = ", ".join(self.session.player(p).name for p in state.pending_pick.candidates)
+            why = (
+                _("no birth dates to find the youngest")
+                if state.pending_pick.reason == "no-birth-dates"
+                else _("same birth date")
+            )
+            prompt.append(
+                _("Tie for the fewest points: {names} ({why}).").format(names=names, why=why)
+                + "\n",
+                style="bold magenta",
+            )
+            prompt.append(_("The host picks the first player: press h or that player's key."))
+        return Group(summary, Text(), prompt)
+
+    def _final_view(self, state: CircusState) -> Group:
+        outcome = self.session.outcome
+        table = Table(title=_("Final standings"), expand=True, show_edge=False)
+        table.add_column(_("Rank"), justify="right")
+        table.add_column(_("Player"))
+        for n in (1, 2, 3):
+            table.add_column(_("Act {n}").format(n=n), justify="right")
+        table.add_column(_("Total"), justify="right")
+        totals = state.totals()
+        ranks = outcome.ranks() if outcome else {}
+        shared = {r for r in ranks.values() if list(ranks.values()).count(r) > 1}
+        for pid in sorted(totals, key=lambda p: (ranks.get(p, 99), state.player_ids().index(p))):
+            player = self.session.player(pid)
+            rank = ranks.get(pid, 0)
+            label = str(rank) + (" " + _("(shared)") if rank in shared else "")
+            per_act = []
+            for act in state.acts:
+                score = act.score_of(pid)
+                per_act.append(str(score.total) if score else "0")
+            style = "bold reverse" if outcome and pid in outcome.winners else ""
+            table.add_row(
+                Text(label, style=style),
+                _name_text(player.name, player.colour),
+                *per_act,
+                Text(str(totals[pid]), style="bold"),
+            )
+        message = Text(outcome.render(_) if outcome else "", style="bold")
+        return Group(table, Text(), message)
+
+    def _hint(self, state: CircusState) -> str:
+        phase = state.phase
+        if phase == "first-player":
+            return _("1-5: that player starts · r: random · ctrl+z: undo")
+        if phase == "preparation":
+            return _("p: the player marked ▶ has taken a tile and a card · m: music · ctrl+z: undo")
+        if phase == "performance":
+            return _(
+                "s: start the music · 1-5: Tadaa! for that player · x: stop early · "
+                "a: abort (then s restarts) · v: void a press · t: settle · "
+                "f: finish · m: music"
+            )
+        if phase == "evaluation":
+            return _("1-5 or e: score a player · ctrl+z: undo")
+        if phase == "end":
+            return _("n: next act · h: host picks the first player on a tie")
+        return _("The game is over. ctrl+z: undo the last evaluation")
+
+    # ------------------------------------------------------------------ clock and sound
+
+    def _attempt_key(self) -> tuple[int, int, int] | None:
+        state = self.circus
+        perf = state.performance
+        if perf is None or perf.current is None or state.act is None:
+            return None
+        return (state.act_number, len(state.act.performances) - 1, len(perf.attempts) - 1)
+
+    def tick(self) -> None:
+        """Recompute the countdown from the clock; end the music when its time is up."""
+        state = self.circus
+        countdown = self.query_one("#mc-countdown", Countdown)
+        perf = state.performance
+        if perf is None:
+            return
+        attempt = perf.current
+        if attempt is None:
+            countdown.show(self.current_music().length_ns, "idle")
+            return
+        now = self.clock_ns()
+        key = self._attempt_key()
+        if attempt.running:
+            remaining = attempt.scheduled_end_ns - now
+            countdown.show(remaining, "running")
+            if (
+                countdown.warning
+                and self._warned != key
+                and self._audio_key is None
+                and not self._starting
+            ):
+                self._warned = key
+                self.play_cue("warning")
+            if remaining <= 0 and not self._end_inflight:
+                self._end_inflight = True
+
+                def sent(_future: Future[Change]) -> None:
+                    self._end_inflight = False
+
+                self._submit_then(EndPerformance(now), sent)
+        else:
+            countdown.show(attempt.scheduled_end_ns - attempt.end_ns, "ended")
+
+    def _reconcile_audio(self) -> None:
+        """Stop our music when the attempt it plays for is no longer running (undo too)."""
+        if self._audio_key is None or self._starting:
+            return
+        perf = self.circus.performance
+        running = perf is not None and perf.current is not None and perf.current.running
+        if not running or self._attempt_key() != self._audio_key:
+            self._stop_music()
+
+    def _audio_do(self, job: Callable[[], None]) -> Future[None]:
+        """Run an audio call on the screen's audio thread, in order."""
+        return self._audio_jobs.submit(job)
+
+    async def audio_settled(self) -> None:
+        """Wait until every queued audio call has run (tests)."""
+        await asyncio.wrap_future(self._audio_do(lambda: None))
+
+    def play_cue(self, name: str) -> None:
+        """Play a short cue if no music plays; a missing cue file is skipped."""
+        if self._audio_key is not None or self._starting:
+            return
+        from companion.audio.errors import AudioFileError
+        from companion.audio.tracks import cue
+
+        audio = self.audio
+        path = cue(name)
+
+        def job() -> None:
+            with contextlib.suppress(AudioFileError, OSError, ValueError):
+                audio.play(path)
+
+        self._audio_do(job)
+
+    def on_committed(self, change: Change) -> None:
+        kind = change.entry.payload.get("type") if change.entry.kind == "action" else None
+        state: CircusState = change.state
+        if kind in ("end-performance", "abort-performance"):
+            self._stop_music()
+            if kind == "end-performance":
+                self.play_cue("end")
+        elif kind == "press":
+            perf = state.performance
+            attempt = perf.current if perf is not None else None
+            verdict = state.verdict()
+            last = verdict.presses[-1] if verdict and verdict.presses else None
+            if (
+                attempt is not None
+                and attempt.end_reason == "tadaa"
+                and attempt.stop_ns == change.entry.payload.get("host_ns")
+            ):
+                self._stop_music()
+                self.play_cue("tadaa")
+            elif last is not None and last.status == "counted":
+                self.play_cue("tadaa")
+        verdict = state.verdict()
+        ties = tuple(u for u in (verdict.undecided if verdict else ()) if u.startswith("tie"))
+        if ties and ties != self._tie_alerted:
+            self._tie_alerted = ties
+            self.play_cue("tie")
+
+    def _stop_music(self) -> None:
+        if self._audio_key is not None:
+            self._audio_key = None
+            self._audio_do(self.audio.stop)
+
+    def _submit_then(self, action: Any, after: Callable[[Future[Change]], None]) -> None:
+        """``submit``, with ``after`` run on the UI thread once the writer answered."""
+
+        def done(future: Future[Change]) -> None:
+            after(future)
+            self._committed(future)
+
+        self.companion.write(lambda: self.session.act(action), done)
+
+    # ------------------------------------------------------------------ presses
+
+    def receive_press(self, press: Press) -> None:
+        """A Tadaa! press from any source (keyboard or button box), on the UI thread.
+
+        Outside a performance a keyboard press is refused with the rules' message;
+        a button-box press is ignored here (the hardware log keeps it).
+        """
+        if self.circus.phase != "performance" and press.source == "button-box":
+            return
+        self.submit(press)
+
+    def action_player_key(self, index: int) -> None:
+        # Stamp first: nothing may delay the time of a press.
+        stamp = self.clock_ns()
+        state = self.circus
+        if index >= len(state.players):
+            return
+        pid = state.players[index].id
+        phase = state.phase
+        if phase == "performance":
+            self.receive_press(Press(pid, stamp, KEYBOARD_UNCERTAINTY_NS, "keyboard"))
+        elif phase == "first-player":
+            self.submit(ChooseFirstPlayer(pid))
+        elif phase == "preparation":
+            self.submit(Prepare(pid))
+        elif phase == "evaluation":
+            self.open_score(pid)
+        elif phase == "end" and state.pending_pick is not None:
+            self.submit(HostPick(pid))
+
+    # ------------------------------------------------------------------ phase actions
+
+    def action_random_first(self) -> None:
+        pid = self.session.rng.choice(self.circus.player_ids())
+        self.submit(ChooseFirstPlayer(pid, random=True))
+
+    def action_prepare(self) -> None:
+        due = self.circus.next_to_prepare()
+        if due is not None:
+            self.submit(Prepare(due))
+
+    def _dry_run(self, action: Any) -> bool:
+        """Would the rules accept ``action`` now? Shows their message if not."""
+        try:
+            self.session.game.apply(self.circus, action)
+        except RuleError as err:
+            self.notify(err.render(_), severity="error", title=_("Not allowed"))
+            return False
+        return True
+
+    def action_start(self) -> None:
+        if self._starting:
+            return
+        music = self.current_music()
+        if not self._dry_run(StartPerformance(self.clock_ns(), music.length_ns, music.track_id)):
+            return
+        self._starting = True
+        if music.path is None:
+            self.play_cue("start")
+            self._submit_start(self.clock_ns(), music)
+            return
+        path = music.path
+        audio = self.audio
+        app = self.app
+
+        def play() -> None:
+            error: str | None = None
+            try:
+                audio.play(path)
+            except Exception as exc:  # a bad file: the countdown still runs
+                error = str(exc)
+            # The music's time starts when play() returns (playback has started).
+            started = self.clock_ns()
+            app.call_from_thread(self._submit_start, started, music, error)
+
+        self._audio_do(play)
+
+    def _submit_start(self, started_ns: int, music: Music, error: str | None = None) -> None:
+        action = StartPerformance(started_ns, music.length_ns, music.track_id)
+        if error:
+            self.notify(
+                _("The music could not play ({problem}); the countdown runs.").format(
+                    problem=error
+                ),
+                severity="warning",
+            )
+
+        def after(future: Future[Change]) -> None:
+            self._starting = False
+            if music.path is None or error:
+                return
+            if future.exception() is None:
+                self._audio_key = self._attempt_key()
+            else:
+                self._audio_do(self.audio.stop)
+
+        self._submit_then(action, after)
+
+    def action_stop_early(self) -> None:
+        self.submit(EndPerformance(self.clock_ns()))
+
+    def action_abort(self) -> None:
+        stamp = self.clock_ns()
+        perf = self.circus.performance
+        if perf is None or perf.current is None:
+            self.notify(
+                _("No performance has started, so there is nothing to abort."), severity="warning"
+            )
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.submit(AbortPerformance(stamp, "host"))
+
+        self.app.push_screen(
+            ConfirmDialog(
+                _("Abort this performance? Its presses are discarded and it starts again with s.")
+            ),
+            done,
+        )
+
+    def action_void(self) -> None:
+        verdict = self.circus.verdict()
+        if verdict is None:
+            return
+        choices = [
+            KeyChoice(
+                CHOICE_KEYS[i],
+                str(j.index),
+                _("#{n} {name} at {time} ({status})").format(
+                    n=j.index + 1,
+                    name=self.session.player(j.press.player).name,
+                    time=format_elapsed(j.elapsed_ns) if j.elapsed_ns is not None else "—",
+                    status=_(STATUS_LABELS[j.status]),
+                ),
+            )
+            for i, j in enumerate(verdict.presses[-len(CHOICE_KEYS) :])
+            if j.status not in ("voided", "discarded")
+        ]
+        if not choices:
+            self.notify(_("There is no press to void."), severity="warning")
+            return
+
+        def done(choice: str | None) -> None:
+            if choice is not None:
+                self.submit(VoidPress(int(choice)))
+
+        self.app.push_screen(KeyChoiceDialog(_("Void which press?"), choices), done)
+
+    def action_settle(self) -> None:
+        verdict = self.circus.verdict()
+        if verdict is None or not verdict.undecided:
+            self.notify(_("Nothing to settle."), severity="information")
+            return
+        item = verdict.undecided[0]
+        kind, _sep, what = item.partition(":")
+        if kind == "press":
+            j = verdict.presses[int(what)]
+            name = self.session.player(j.press.player).name
+            edge = _("start") if j.status == "uncertain-start" else _("end")
+            question = _(
+                "Press #{n} by {name} was within {unc} of the music's {edge}. Did it count?"
+            ).format(n=j.index + 1, name=name, unc=format_ms(j.press.uncertainty_ns), edge=edge)
+            choices = [
+                KeyChoice("y", "yes", _("yes: inside the music")),
+                KeyChoice(
+                    "n", "no", _("no: false start") if edge == _("start") else _("no: too late")
+                ),
+            ]
+
+            def done(choice: str | None) -> None:
+                if choice is not None:
+                    self.submit(SettlePress(j.index, counted=choice == "yes"))
+
+            self.app.push_screen(KeyChoiceDialog(question, choices), done)
+            return
+        self._settle_tie(tuple(what.split(",")), ())
+
+    def _settle_tie(self, remaining: tuple[str, ...], chosen: tuple[str, ...]) -> None:
+        if len(remaining) == 1:
+            self.submit(SettleTie((*chosen, *remaining)))
+            return
+        choices = [
+            KeyChoice(CHOICE_KEYS[i], pid, self.session.player(pid).name)
+            for i, pid in enumerate(remaining)
+        ]
+
+        def done(choice: str | None) -> None:
+            if choice is not None:
+                rest = tuple(p for p in remaining if p != choice)
+                self._settle_tie(rest, (*chosen, choice))
+
+        question = _("Too close to call: who was first?") if not chosen else _("And next?")
+        self.app.push_screen(KeyChoiceDialog(question, choices), done)
+
+    def action_finish(self) -> None:
+        self.submit(FinishPerformance())
+
+    def action_music(self) -> None:
+        """Pick what times the next performance: a built-in track, a WAV file, a countdown."""
+        from companion.audio.tracks import tracks_for_act
+
+        state = self.circus
+        act = state.act_number
+        choices: list[tuple[str, str]] = []
+        with contextlib.suppress(OSError, ValueError):
+            for track in tracks_for_act(act):
+                length = format_remaining(round(track.duration_s * NS_PER_S))
+                choices.append((f"track:{track.id}", f"♪ {track.title} ({length})"))
+        choices.append(("file", _("Another WAV file…")))
+        choices.append(("countdown", _("A plain countdown…")))
+        key = (act, max(0, len(state.act.performances) - 1) if act == 3 and state.act else 0)
+
+        def set_music(music: Music) -> None:
+            self._music_cache[key] = music
+            self.refresh_view()
+
+        def chosen(choice: str | None) -> None:
+            if choice is None:
+                return
+            if choice.startswith("track:"):
+                from companion.audio.tracks import track
+
+                t = track(choice.removeprefix("track:"))
+                set_music(Music(t.title, round(t.duration_s * NS_PER_S), t.path, t.id))
+            elif choice == "file":
+                self._ask_file(set_music)
+            else:
+                self._ask_countdown(set_music)
+
+        self.app.push_screen(ChoiceDialog(_("Music for this performance"), choices), chosen)
+
+    def _ask_file(self, set_music: Any) -> None:
+        from companion.audio.errors import AudioFileError
+        from companion.audio.tracks import load_track
+
+        def check(text: str) -> str | None:
+            try:
+                load_track(Path(text.strip()))
+            except AudioFileError as exc:
+                return str(exc)
+            return None
+
+        def done(text: str | None) -> None:
+            if text:
+                t = load_track(Path(text.strip()))
+                set_music(Music(t.title, round(t.duration_s * NS_PER_S), t.path, f"file:{t.path}"))
+
+        self.app.push_screen(
+            PromptDialog(_("Path of a WAV file"), check=check, placeholder="~/music/circus.wav"),
+            done,
+        )
+
+    def _ask_countdown(self, set_music: Any) -> None:
+        def check(text: str) -> str | None:
+            try:
+                parse_music_setting(f"countdown:{text.strip()}")
+            except RuleError as err:
+                return err.render(_)
+            return None
+
+        def done(text: str | None) -> None:
+            if text:
+                set_music(countdown_music(int(text.strip())))
+
+        self.app.push_screen(
+            PromptDialog(_("Countdown length in seconds"), value="120", check=check), done
+        )
+
+    # ------------------------------------------------------------------ evaluation
+
+    def action_score_next(self) -> None:
+        unscored = self.circus.unscored()
+        if unscored:
+            self.open_score(unscored[0])
+
+    def open_score(self, pid: str) -> None:
+        state = self.circus
+        act = state.act
+        if state.phase != "evaluation" or act is None:
+            return
+        if act.score_of(pid) is not None:
+            self.notify(
+                _("{name} is already scored in act {act}; undo to change it.").format(
+                    name=self.session.player(pid).name, act=act.number
+                ),
+                severity="warning",
+            )
+            return
+
+        def validate(action: ScorePlayer) -> str | None:
+            try:
+                self.session.game.apply(self.circus, action)
+            except RuleError as err:
+                return err.render(_)
+            return None
+
+        def done(action: ScorePlayer | None) -> None:
+            if action is not None:
+                self.submit(action)
+
+        speed = act.token_of(pid) if act.number in SPEED_TOKEN_ACTS else 0
+        self.app.push_screen(
+            ScoreDialog(
+                pid, self.session.player(pid).name, act.number, speed, state.totals()[pid], validate
+            ),
+            done,
+        )
+
+    # ------------------------------------------------------------------ end of act
+
+    def action_host_pick(self) -> None:
+        pending = self.circus.pending_pick
+        if pending is None:
+            self.notify(_("There is no tie for the host to break now."), severity="information")
+            return
+        choices = [
+            KeyChoice(CHOICE_KEYS[i], pid, self.session.player(pid).name)
+            for i, pid in enumerate(pending.candidates)
+        ]
+
+        def done(choice: str | None) -> None:
+            if choice is not None:
+                self.submit(HostPick(choice))
+
+        self.app.push_screen(KeyChoiceDialog(_("Who becomes the first player?"), choices), done)
+
+    def action_next_act(self) -> None:
+        self.submit(EndAct())
+
+
+SCREEN = MeepleCircusScreen
