@@ -44,7 +44,9 @@ def missing_translations() -> list[Missing]:
         if item.msgid in seen:
             continue
         seen.add(item.msgid)
-        if zh.gettext(item.msgid) == item.msgid and not _is_untranslatable(item.msgid):
+        translated = (zh.gettext(item.msgid) != item.msgid
+                      or zh.ngettext(item.msgid, item.msgid, 1) != item.msgid)  # plural entries
+        if not translated and not _is_untranslatable(item.msgid):
             out.append(item)
     return out
 
