@@ -45,11 +45,20 @@ def status_label(status: str) -> str:
 
 
 def progress_label(label: str) -> str:
-    """``"act 2"`` → ``"第 2 幕"`` in Chinese; unknown labels through ``_`` as they are."""
-    match = _PROGRESS.match(label.strip())
-    if match and match.group(1).lower() in PROGRESS_WORDS:
-        return _(PROGRESS_WORDS[match.group(1).lower()]).format(n=match.group(2))
-    return _(label) if label else ""
+    """``"act 2, evaluation"`` → ``"第2幕, evaluation"`` in Chinese.
+
+    The round/act part is translated from its pattern; any other part goes through
+    ``_`` as it is (a game may add its phase words to its own catalog).
+    """
+    parts = [part.strip() for part in label.split(",")] if label else []
+    out = []
+    for part in parts:
+        match = _PROGRESS.match(part)
+        if match and match.group(1).lower() in PROGRESS_WORDS:
+            out.append(_(PROGRESS_WORDS[match.group(1).lower()]).format(n=match.group(2)))
+        else:
+            out.append(_(part))
+    return ", ".join(out)
 
 
 def when(iso: str, tz: tzinfo | None = None) -> str:
@@ -100,5 +109,19 @@ def scores_text(res: SessionResult) -> str:
     return " · ".join(sides)
 
 
+SIDE_LABELS: Mapping[str, str] = {
+    # 喵喵咪呀: the Sheriff and the Undercover against the Meowfia members.
+    "police": N_("police"),
+    "meowfia": N_("meowfia"),
+    # 喵窩暗影: the two teams and the neutrals.
+    "red": N_("red"),
+    "blue": N_("blue"),
+    "neutral": N_("neutral"),
+}
+
+
 def side_label(side: str) -> str:
-    return _(side) if side else ""
+    """A side/role as stored in an outcome, in the host's language where we know it."""
+    if not side:
+        return ""
+    return _(SIDE_LABELS[side]) if side in SIDE_LABELS else _(side)
