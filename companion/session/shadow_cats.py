@@ -23,7 +23,7 @@ from pathlib import Path
 from companion.rules.base import N_, DataFileError, Player
 from companion.rules.shadow_cats import DEFAULT_ROSTER_NAME
 from companion.rules.shadow_cats.actions import Setup
-from companion.rules.shadow_cats.board import CENTRE, FREE_CHOICE, LOCATIONS, SUMS
+from companion.rules.shadow_cats.board import AGAIN, CENTRE, FREE_CHOICE, LOCATIONS, roll_outcome
 from companion.rules.shadow_cats.game import DECK_SIZE
 from companion.rules.shadow_cats.roster import Roster, parse_roster
 
@@ -91,7 +91,7 @@ def roll_start(rng: random.Random) -> tuple[int, ...]:
 
 def needs_reroll(total: int, here: str | None) -> bool:
     """A move roll is rolled again when it would leave the player where they are."""
-    return total != FREE_CHOICE and SUMS[total] == here
+    return roll_outcome(total, here) == AGAIN
 
 
 def roll_move(rng: random.Random, here: str | None) -> tuple[int, ...]:

@@ -135,3 +135,22 @@ def distance(
 ) -> int:
     """Distance between the slots holding two locations."""
     return slot_distance(layout.index(here), layout.index(there), centre_colour, outer)
+
+
+AGAIN = "again"
+CHOOSE = "choose"
+
+
+def roll_outcome(total: int, here: str | None, *, start: bool = False) -> str:
+    """What one 2d6 sum does: ``"again"`` (roll again), ``"choose"`` (a 7 in play) or the
+    location it lands on.
+
+    >>> roll_outcome(7, None, start=True), roll_outcome(4, "warp"), roll_outcome(8, "warp")
+    ('again', 'again', 'shop')
+    """
+    check_2d6(total)
+    if total == FREE_CHOICE:
+        return AGAIN if start else CHOOSE
+    if SUMS[total] == here:
+        return AGAIN
+    return SUMS[total]
