@@ -4,8 +4,10 @@
 # This one file runs unchanged under CPython (the host parser, the simulator and
 # the tests import it) and under MicroPython on an RP2040 (copied next to
 # ``main.py``, which is only the hardware layer). So it uses the subset both
-# share: no dataclasses, no typing, no f-strings, no ``__future__`` imports,
-# ``%`` formatting, plain classes and lists. ``tests/hardware`` runs it in the
+# share: no dataclasses, no ``typing`` import, no f-strings, no ``__future__``
+# imports, no variable annotations (``# type:`` comments instead), ``%``
+# formatting, plain classes and lists. Function annotations are fine: MicroPython
+# parses and ignores them. ``tests/hardware`` runs it in the
 # MicroPython WebAssembly build from npm to keep that promise honest.
 #
 # The wire protocol is specified in ``devices/PROTOCOL.md``; the constants below
@@ -31,8 +33,8 @@ LED_BLINK_FAST = 3
 # --------------------------------------------------------------------------- CRC
 
 
-def _make_table():
-    table = []
+def _make_table() -> list[int]:
+    table = []  # type: list[int]
     for byte in range(256):
         crc = byte << 8
         for _ in range(8):
@@ -47,7 +49,7 @@ def _make_table():
 _CRC_TABLE = _make_table()
 
 
-def crc16(data):
+def crc16(data: bytes) -> int:
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): ``crc16(b"123456789") == 0x29B1``."""
     crc = 0xFFFF
     table = _CRC_TABLE
@@ -56,13 +58,13 @@ def crc16(data):
     return crc
 
 
-def frame(body):
+def frame(body: str) -> bytes:
     """``body`` (str, printable ASCII) as one wire line: ``BODY*CRC4\\n`` (bytes)."""
     raw = body.encode()
     return raw + b"*" + ("%04X" % crc16(raw)).encode() + b"\n"
 
 
-def unframe(line):
+def unframe(line: bytes) -> str | None:
     """The body (str) of one received line (bytes, newline removed), or None.
 
     None means corrupt: wrong or missing checksum, a byte outside printable
@@ -97,14 +99,14 @@ class LineAssembler:
     counted in ``overlong``.
     """
 
-    def __init__(self, limit=MAX_LINE):
+    def __init__(self, limit: int = MAX_LINE) -> None:
         self.limit = limit
         self.buf = bytearray()
         self.discarding = False
         self.overlong = 0
 
-    def feed(self, data):
-        lines = []
+    def feed(self, data: bytes) -> list[bytes]:
+        lines = []  # type: list[bytes]
         for b in data:
             if b == 0x0A:
                 if self.discarding:
@@ -131,18 +133,18 @@ class ClockExtender:
     Must be fed at least once per wrap period (the heartbeat does, every second).
     """
 
-    def __init__(self, bits, start=0):
+    def __init__(self, bits: int, start: int = 0) -> None:
         self.mask = (1 << bits) - 1
         self.last = start & self.mask
         self.total = 0
 
-    def extend(self, raw):
+    def extend(self, raw: int) -> int:
         raw &= self.mask
         self.total += (raw - self.last) & self.mask
         self.last = raw
         return self.total
 
-    def near(self, raw):
+    def near(self, raw: int) -> int:
         """The extended value of ``raw`` nearest to the last one (either side), no update.
 
         For timestamps taken on another core just before or after the last ``extend``.
@@ -169,7 +171,9 @@ class Debouncer:
     so the sampling loop can run on its own core and pass changes through a queue.
     """
 
-    def __init__(self, n_buttons, debounce_us=30000, initial_mask=0, t_us=0):
+    def __init__(
+        self, n_buttons: int, debounce_us: int = 30000, initial_mask: int = 0, t_us: int = 0
+    ) -> None:
         self.n = n_buttons
         self.debounce_us = debounce_us
         self.mask = initial_mask
@@ -177,7 +181,7 @@ class Debouncer:
         self.lockout_until = [t_us] * n_buttons
         self.rejected = 0  # edges ignored as bounce
 
-    def sample(self, t_us, mask):
+    def sample(self, t_us: int, mask: int) -> int:
         """New pressed-mask at device time ``t_us``; returns the mask of new presses."""
         changed = mask ^ self.mask
         if not changed:
@@ -210,15 +214,15 @@ class EventRing:
     one carries ``FLAG_OVERFLOW`` (the host then knows what it cannot recover).
     """
 
-    def __init__(self, capacity=256):
+    def __init__(self, capacity: int = 256) -> None:
         self.capacity = capacity
-        self.events = []
+        self.events = []  # type: list[list[int]]
         self.next_seq = 1
         self.acked = 0
         self.dropped = 0
         self._overflowed = False
 
-    def push(self, button, t_us, flags):
+    def push(self, button: int, t_us: int, flags: int) -> list[int]:
         if len(self.events) >= self.capacity:
             self.events.pop(0)
             self.dropped += 1
@@ -231,7 +235,7 @@ class EventRing:
         self.events.append(event)
         return event
 
-    def ack(self, seq):
+    def ack(self, seq: int) -> None:
         if seq >= self.next_seq:  # acknowledging the future: ignore the nonsense part
             seq = self.next_seq - 1
         if seq > self.acked:
@@ -239,17 +243,17 @@ class EventRing:
         while self.events and self.events[0][0] <= seq:
             self.events.pop(0)
 
-    def from_seq(self, seq):
+    def from_seq(self, seq: int) -> list[list[int]]:
         return [e for e in self.events if e[0] >= seq]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.events)
 
 
 # --------------------------------------------------------------------------- device
 
 
-def _hex_mask(n):
+def _hex_mask(n: int) -> int:
     return (1 << n) - 1
 
 
@@ -265,16 +269,16 @@ class TadaaDevice:
 
     def __init__(
         self,
-        n_buttons,
-        boot_id,
-        serial,
-        debounce_us=30000,
-        ring_size=256,
-        heartbeat_us=1000000,
-        resend_us=250000,
-        t_us=0,
-        initial_mask=0,
-    ):
+        n_buttons: int,
+        boot_id: str,
+        serial: str,
+        debounce_us: int = 30000,
+        ring_size: int = 256,
+        heartbeat_us: int = 1000000,
+        resend_us: int = 250000,
+        t_us: int = 0,
+        initial_mask: int = 0,
+    ) -> None:
         if not 1 <= n_buttons <= MAX_BUTTONS:
             raise ValueError("1 to 8 buttons")
         self.n = n_buttons
@@ -296,9 +300,9 @@ class TadaaDevice:
 
     # -- output helpers
 
-    def hello(self):
+    def hello(self) -> bytes:
         return frame(
-            "HELLO %d %s %d %s %s %d"
+            "HELLO %d %s %d %s %s %d %d"
             % (
                 PROTOCOL_VERSION,
                 FIRMWARE_VERSION,
@@ -306,19 +310,20 @@ class TadaaDevice:
                 self.boot_id,
                 self.serial,
                 self.debouncer.debounce_us,
+                self.ring.next_seq - 1,
             )
         )
 
-    def _event_line(self, event, t_us):
+    def _event_line(self, event: list[int], t_us: int) -> bytes:
         event[4] = t_us
         return frame("P %s %d %d %d %X" % (self.boot_id, event[0], event[1], event[2], event[3]))
 
     # -- inputs
 
-    def on_sample(self, t_us, mask):
+    def on_sample(self, t_us: int, mask: int) -> list[bytes]:
         """A new pressed-mask at ``t_us``: returns the event lines to send."""
         presses = self.debouncer.sample(t_us, mask & _hex_mask(self.n))
-        out = []
+        out = []  # type: list[bytes]
         first = True
         for i in range(self.n):
             if presses & (1 << i):
@@ -329,13 +334,13 @@ class TadaaDevice:
                 out.append(self._event_line(self.ring.push(i + 1, t_us, flags), t_us))
         return out
 
-    def on_bytes(self, data, t_us):
-        out = []
+    def on_bytes(self, data: bytes, t_us: int) -> list[bytes]:
+        out = []  # type: list[bytes]
         for line in self.assembler.feed(data):
             out.extend(self.on_line(line, t_us))
         return out
 
-    def on_line(self, line, t_us):
+    def on_line(self, line: bytes, t_us: int) -> list[bytes]:
         body = unframe(line)
         if body is None:
             self.corrupt += 1
@@ -348,7 +353,7 @@ class TadaaDevice:
             self.bad_commands += 1
             return [frame("ERR ARG %s" % cmd[:16])]
 
-    def _command(self, cmd, args, t_us):
+    def _command(self, cmd: str, args: list[str], t_us: int) -> list[bytes]:
         if cmd == "PING":
             return [frame("PONG %s %s %d" % (self.boot_id, args[0][:16], t_us))]
         if cmd == "INFO":
@@ -380,17 +385,17 @@ class TadaaDevice:
         self.bad_commands += 1
         return [frame("ERR CMD %s" % cmd[:16])]
 
-    def resend(self, seq, t_us):
-        out = []
+    def resend(self, seq: int, t_us: int) -> list[bytes]:
+        out = []  # type: list[bytes]
         for event in self.ring.from_seq(seq):
             if event[4] >= 0:
                 event[3] |= FLAG_RESENT
             out.append(self._event_line(event, t_us))
         return out
 
-    def poll(self, t_us):
+    def poll(self, t_us: int) -> list[bytes]:
         """Heartbeat and retransmission of unacknowledged events when due."""
-        out = []
+        out = []  # type: list[bytes]
         if not self.hello_sent:
             self.hello_sent = True
             out.append(self.hello())
@@ -411,11 +416,11 @@ class TadaaDevice:
             self.resend_wait = min(self.resend_wait * 2, 2000000)
         return out
 
-    def note_loop(self, period_us):
+    def note_loop(self, period_us: int) -> None:
         if period_us > self.loop_us:
             self.loop_us = period_us
 
-    def led_mask(self, t_us):
+    def led_mask(self, t_us: int) -> int:
         """Which LEDs are lit at ``t_us`` (bit i = button i + 1)."""
         mask = 0
         slow = (t_us // 500000) & 1

@@ -149,7 +149,7 @@ def check_ping_pong_and_info():
     eq(body_of(out[0]), "PONG B00710AD 42 123456789", "pong")
     eq(
         body_of(out[1]),
-        "HELLO %d %s 8 B00710AD SER1 20000" % (L.PROTOCOL_VERSION, L.FIRMWARE_VERSION),
+        "HELLO %d %s 8 B00710AD SER1 20000 0" % (L.PROTOCOL_VERSION, L.FIRMWARE_VERSION),
         "hello",
     )
 

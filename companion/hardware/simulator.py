@@ -1,0 +1,491 @@
+"""Simulated Tadaa devices on real pseudo-terminals, speaking the firmware's logic.
+
+Each ``SimDevice`` runs the very ``tadaa_logic.TadaaDevice`` the firmware runs,
+behind a pty whose other end any serial program (the companion, ``picocom``) can
+open. What a real setup adds, the simulator adds on purpose:
+
+* its own clock: ``offset_us`` and ``drift_ppm`` against the host's monotonic clock;
+* a transport per direction (``Transport``): a fixed delay, random jitter with rare
+  scheduling spikes, USB frame quantisation (1 ms), an optional FTDI-like 16 ms
+  latency timer; bytes stay in order, as on a real serial line; asymmetric by
+  default (device -> host is slower than host -> device);
+* faults: dropped or corrupted bytes at a rate, or on the next N press lines;
+* contact bounce on every press and release; a sampling period;
+* unplug / replug (the pty disappears, a new one appears; the device keeps
+  running, or reboots with a new boot id);
+* scripted presses at chosen host-monotonic instants, so gaps of microseconds
+  across devices are exact in device time.
+
+One thread runs every device: a timer heap plus ``select`` on the pty masters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import heapq
+import itertools
+import math
+import os
+import random
+import select
+import threading
+import time
+import tty
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.hardware import tadaa_logic as logic
+
+Clock = Callable[[], int]
+
+
+@dataclass(frozen=True)
+class Transport:
+    """Delay model of one direction of a USB serial line (µs)."""
+
+    base_us: float = 120.0
+    jitter_us: float = 150.0  # mean of an exponential
+    spike_prob: float = 0.01  # a scheduling hiccup on the host
+    spike_us: float = 3000.0
+    frame_us: float = 1000.0  # USB full-speed frames; 0 = no quantisation
+    latency_timer_us: float = 0.0  # FTDI holds bytes until this timer fires (16 ms)
+    drop_rate: float = 0.0  # probability per line that one byte is lost
+    corrupt_rate: float = 0.0  # probability per line that one byte is damaged
+
+    def delay_ns(self, rng: random.Random, now_ns: int, phase_ns: int) -> int:
+        d = self.base_us + rng.expovariate(1.0 / self.jitter_us) if self.jitter_us else self.base_us
+        if self.spike_prob and rng.random() < self.spike_prob:
+            d += rng.uniform(0, self.spike_us)
+        t = now_ns + d * 1000.0
+        for grid in (self.latency_timer_us, self.frame_us):
+            if grid:
+                g = grid * 1000.0
+                t = math.ceil((t - phase_ns) / g) * g + phase_ns
+        return int(t)
+
+
+# Defaults, from how a full-speed USB CDC device behaves on a Linux host: an OUT
+# transfer waits for the next 1 ms frame; the host polls the IN endpoint
+# continuously, so replies come back within a 125 µs micro-frame (behind a
+# high-speed hub) plus driver and Python scheduling; device -> host is slower.
+DEVICE_TO_HOST = Transport(base_us=150.0, jitter_us=200.0, frame_us=125.0)
+HOST_TO_DEVICE = Transport(base_us=80.0, jitter_us=60.0, frame_us=1000.0)
+# Worst case: both directions aligned to 1 ms frames.
+FRAMED_BOTH = Transport(base_us=150.0, jitter_us=200.0, frame_us=1000.0)
+# An FTDI-style adapter holds received bytes until its 16 ms latency timer fires.
+FTDI = Transport(base_us=150.0, jitter_us=200.0, frame_us=1000.0, latency_timer_us=16000.0)
+
+
+@dataclass
+class SimDeviceConfig:
+    serial: str
+    buttons: int = 1
+    offset_us: int = 0
+    drift_ppm: float = 0.0
+    debounce_us: int = 30000
+    sample_us: int = 1  # the firmware's sampling period (viper loop: < 1 µs)
+    bounce_us: int = 0  # contact bounce after each edge
+    hold_ms: float = 80.0
+    to_host: Transport = field(default_factory=lambda: DEVICE_TO_HOST)
+    to_device: Transport = field(default_factory=lambda: HOST_TO_DEVICE)
+
+
+def _boot_id(rng: random.Random) -> str:
+    return f"{rng.getrandbits(32):08X}"
+
+
+class SimDevice:
+    """One simulated device (state only; the ``Simulator`` thread drives it)."""
+
+    def __init__(self, sim: Simulator, config: SimDeviceConfig, t0_ns: int) -> None:
+        self.sim = sim
+        self.config = config
+        self.t0_ns = t0_ns
+        self.rng = random.Random(sim.rng.getrandbits(64))
+        self.master: int | None = None
+        self.slave: int | None = None
+        self.path = ""
+        self.out_due = 0  # last delivery time scheduled to the host (bytes keep order)
+        self.in_due = 0
+        self.out_phase = self.rng.randrange(1_000_000)
+        self.in_phase = self.rng.randrange(1_000_000)
+        self.mask = 0
+        self.lines_sent = 0
+        self.lines_damaged = 0
+        self.damage_next_presses = 0
+        self.drop_next_presses = 0
+        self.generation = 0
+        self.plugs = 0
+        self.events: list[tuple[int, int, int, int]] = []  # (seq, button, t_us, flags) made
+        self.pending_edges: dict[int, list[tuple[int, bool]]] = {}
+        self.device = self._new_logic()
+
+    def _new_logic(self) -> logic.TadaaDevice:
+        c = self.config
+        return logic.TadaaDevice(
+            c.buttons,
+            _boot_id(self.rng),
+            c.serial,
+            debounce_us=c.debounce_us,
+            t_us=self.device_us(self.sim.clock()),
+            initial_mask=self.mask,
+        )
+
+    # ------------------------------------------------------------------ time
+
+    def device_us_float(self, host_ns: int) -> float:
+        c = self.config
+        return c.offset_us + (host_ns - self.t0_ns) / 1000.0 * (1.0 + c.drift_ppm * 1e-6)
+
+    def device_us(self, host_ns: int) -> int:
+        return math.floor(self.device_us_float(host_ns))
+
+    def stamp_us(self, host_ns: int) -> int:
+        """The device time a press at ``host_ns`` gets: the next sampling instant."""
+        p = self.config.sample_us
+        return math.ceil(self.device_us_float(host_ns) / p) * p
+
+    @property
+    def boot_id(self) -> str:
+        return str(self.device.boot_id)
+
+    @property
+    def plugged(self) -> bool:
+        return self.master is not None
+
+    # ------------------------------------------------------------------ pty
+
+    def plug(self) -> str:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self.master, self.slave = master, slave
+        self.path = os.ttyname(slave)
+        self.generation += 1
+        self.plugs += 1
+        self.out_due = self.in_due = 0
+        self.device.assembler = logic.LineAssembler()
+        return self.path
+
+    def unplug(self) -> None:
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.master = self.slave = None
+        self.path = ""
+
+
+class Simulator:
+    """Runs simulated devices; use as a context manager or ``start``/``stop``.
+
+    ``link_dir``: if given, each device gets a symlink ``tadaa-<serial>`` there,
+    re-pointed at its new pty after a replug (like udev's stable names).
+    ``on_line``: called with (device, line bytes) for every line a device sends.
+    """
+
+    def __init__(
+        self,
+        configs: list[SimDeviceConfig],
+        *,
+        seed: int | None = None,
+        clock: Clock = time.monotonic_ns,
+        link_dir: str | Path | None = None,
+        on_line: Callable[[SimDevice, bytes], None] | None = None,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.clock = clock
+        self.link_dir = Path(link_dir) if link_dir else None
+        self.on_line = on_line
+        t0 = clock()
+        self.devices = [SimDevice(self, c, t0) for c in configs]
+        self._heap: list[tuple[int, int, Callable[[], None]]] = []
+        self._counter = itertools.count()
+        self._lock = threading.RLock()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> Simulator:
+        for dev in self.devices:
+            dev.plug()
+            self._link(dev)
+        self._thread = threading.Thread(target=self._run, name="tadaa-sim", daemon=True)
+        self._thread.start()
+        for dev in self.devices:
+            self._schedule(self.clock(), functools.partial(self._poll, dev))
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake()
+        if self._thread is not None:
+            self._thread.join(3)
+        for dev in self.devices:
+            dev.unplug()
+            self._unlink(dev)
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def __enter__(self) -> Simulator:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def paths(self) -> list[str]:
+        with self._lock:
+            return [d.path for d in self.devices if d.plugged]
+
+    def device(self, serial: str) -> SimDevice:
+        for d in self.devices:
+            if d.config.serial == serial:
+                return d
+        raise KeyError(serial)
+
+    # ------------------------------------------------------------------ control (any thread)
+
+    def press(
+        self,
+        dev: SimDevice,
+        button: int,
+        at_ns: int,
+        hold_ms: float | None = None,
+        bounce_us: int | None = None,
+    ) -> int:
+        """Press ``button`` at host-monotonic ``at_ns``; returns its device stamp (µs)."""
+        hold = dev.config.hold_ms if hold_ms is None else hold_ms
+        bounce = dev.config.bounce_us if bounce_us is None else bounce_us
+        bit = 1 << (button - 1)
+        release_ns = at_ns + int(hold * 1e6)
+        self._edge(dev, at_ns, bit, True)
+        for t_ns, level in self._bounce(dev, at_ns, bounce, True):
+            self._edge(dev, t_ns, bit, level)
+        self._edge(dev, release_ns, bit, False)
+        for t_ns, level in self._bounce(dev, release_ns, bounce, False):
+            self._edge(dev, t_ns, bit, level)
+        return dev.stamp_us(at_ns)
+
+    def _bounce(
+        self, dev: SimDevice, start_ns: int, bounce_us: int, final: bool
+    ) -> list[tuple[int, bool]]:
+        if bounce_us <= 0:
+            return []
+        out: list[tuple[int, bool]] = []
+        t = start_ns
+        level = final
+        while True:
+            t += int(dev.rng.uniform(30, 400) * 1000)
+            if t - start_ns >= bounce_us * 1000:
+                break
+            level = not level
+            out.append((t, level))
+        if level != final:
+            out.append((t, final))
+        return out
+
+    def _edge(self, dev: SimDevice, at_ns: int, bit: int, pressed: bool) -> None:
+        # Edges that fall into the same sampling instant are seen together: a tie.
+        key = dev.stamp_us(at_ns)
+        with self._lock:
+            pending = dev.pending_edges.get(key)
+            if pending is not None:
+                pending.append((bit, pressed))
+                return
+            dev.pending_edges[key] = [(bit, pressed)]
+
+        def apply() -> None:
+            with self._lock:
+                edges = dev.pending_edges.pop(key, [])
+            for b, level in edges:
+                if level:
+                    dev.mask |= b
+                else:
+                    dev.mask &= ~b
+            self._sample(dev, key)
+
+        self._schedule(at_ns, apply)
+
+    def unplug(self, dev: SimDevice) -> None:
+        with self._lock:
+            dev.unplug()
+            self._unlink(dev)
+        self._wake()
+
+    def replug(self, dev: SimDevice, reboot: bool = False) -> str:
+        """Plug back in (a new pty path). ``reboot``: the device restarts (new boot
+        id, empty ring, its clock starts again from zero)."""
+        with self._lock:
+            if dev.plugged:
+                dev.unplug()
+            if reboot:
+                now = self.clock()
+                dev.t0_ns = now
+                dev.config.offset_us = 0
+                dev.mask = 0
+                dev.device = dev._new_logic()
+            path = dev.plug()
+            self._link(dev)
+        self._wake()
+        return path
+
+    def damage_next_presses(self, dev: SimDevice, n: int = 1, drop: bool = False) -> None:
+        with self._lock:
+            if drop:
+                dev.drop_next_presses += n
+            else:
+                dev.damage_next_presses += n
+
+    def call(self, fn: Callable[[], None], at_ns: int | None = None) -> None:
+        """Run ``fn`` on the simulator thread (at ``at_ns``, default now)."""
+        self._schedule(self.clock() if at_ns is None else at_ns, fn)
+
+    # ------------------------------------------------------------------ the thread
+
+    def _schedule(self, due_ns: int, fn: Callable[[], None]) -> None:
+        with self._lock:
+            heapq.heappush(self._heap, (due_ns, next(self._counter), fn))
+        self._wake()
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"x")
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            now = self.clock()
+            with self._lock:
+                due: list[Callable[[], None]] = []
+                while self._heap and self._heap[0][0] <= now:
+                    due.append(heapq.heappop(self._heap)[2])
+                timeout = (self._heap[0][0] - now) / 1e9 if self._heap else 0.05
+                fds = {d.master: d for d in self.devices if d.master is not None}
+            for fn in due:
+                try:
+                    fn()
+                except Exception:  # a broken script must not stop the other devices
+                    import traceback
+
+                    traceback.print_exc()
+            if due:
+                continue
+            try:
+                ready, _, _ = select.select([self._wake_r, *fds], [], [], min(timeout, 0.05))
+            except (OSError, ValueError):
+                continue
+            for fd in ready:
+                if fd == self._wake_r:
+                    with contextlib.suppress(OSError):
+                        os.read(self._wake_r, 4096)
+                    continue
+                dev = fds[fd]
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    continue  # the host side is closed; nothing to read
+                if data:
+                    self._from_host(dev, data)
+
+    # ------------------------------------------------------------------ device behaviour
+
+    def _from_host(self, dev: SimDevice, data: bytes) -> None:
+        now = self.clock()
+        tr = dev.config.to_device
+        gen = dev.generation
+        due = max(tr.delay_ns(dev.rng, now, dev.in_phase), dev.in_due)
+        dev.in_due = due
+        data = self._damage(dev, tr, data, line_fault=False)
+
+        def deliver() -> None:
+            if dev.generation != gen or not dev.plugged:
+                return
+            self._send(dev, dev.device.on_bytes(data, dev.device_us(due)))
+
+        self._schedule(due, deliver)
+
+    def _sample(self, dev: SimDevice, stamp: int) -> None:
+        lines = dev.device.on_sample(stamp, dev.mask)
+        for line in lines:  # the truth, for tests and benchmarks
+            f = str(logic.unframe(line[:-1])).split(" ")
+            dev.events.append((int(f[2]), int(f[3]), int(f[4]), int(f[5], 16)))
+        self._send(dev, lines)
+
+    def _poll(self, dev: SimDevice) -> None:
+        if self._stop.is_set():
+            return
+        now = self.clock()
+        dev.device.note_loop(dev.config.sample_us)
+        self._send(dev, dev.device.poll(dev.device_us(now)))
+        self._schedule(now + 5_000_000, lambda: self._poll(dev))
+
+    def _damage(self, dev: SimDevice, tr: Transport, line: bytes, line_fault: bool) -> bytes:
+        rng = dev.rng
+        damaged = line
+        if line_fault and dev.drop_next_presses:
+            dev.drop_next_presses -= 1
+            return b""
+        if (line_fault and dev.damage_next_presses) or (
+            tr.corrupt_rate and rng.random() < tr.corrupt_rate
+        ):
+            if line_fault and dev.damage_next_presses:
+                dev.damage_next_presses -= 1
+            i = rng.randrange(max(len(damaged) - 1, 1))
+            damaged = damaged[:i] + bytes([damaged[i] ^ (1 << rng.randrange(7))]) + damaged[i + 1 :]
+        if tr.drop_rate and rng.random() < tr.drop_rate and len(damaged) > 1:
+            i = rng.randrange(len(damaged))
+            damaged = damaged[:i] + damaged[i + 1 :]
+        if damaged != line:
+            dev.lines_damaged += 1
+        return damaged
+
+    def _send(self, dev: SimDevice, lines: list[bytes]) -> None:
+        if not lines:
+            return
+        now = self.clock()
+        tr = dev.config.to_host
+        for line in lines:
+            if self.on_line is not None:
+                self.on_line(dev, line)
+            if not dev.plugged:
+                continue  # into the void: the firmware keeps it and retries
+            dev.lines_sent += 1
+            is_press = line.startswith(b"P ")
+            data = self._damage(dev, tr, line, line_fault=is_press)
+            due = max(tr.delay_ns(dev.rng, now, dev.out_phase), dev.out_due)
+            dev.out_due = due
+            gen = dev.generation
+
+            def write(data: bytes = data, gen: int = gen) -> None:
+                if dev.generation != gen or dev.master is None:
+                    return
+                with contextlib.suppress(BlockingIOError, OSError):
+                    os.write(dev.master, data)
+
+            self._schedule(due, write)
+
+    # ------------------------------------------------------------------ stable names
+
+    def _link(self, dev: SimDevice) -> None:
+        if self.link_dir is None:
+            return
+        self.link_dir.mkdir(parents=True, exist_ok=True)
+        link = self.link_dir / f"tadaa-{dev.config.serial}"
+        tmp = link.with_suffix(".tmp")
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        tmp.symlink_to(dev.path)
+        tmp.replace(link)
+
+    def _unlink(self, dev: SimDevice) -> None:
+        if self.link_dir is None:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            (self.link_dir / f"tadaa-{dev.config.serial}").unlink()
