@@ -1,0 +1,113 @@
+"""Clock sync in simulated time: the uncertainty it reports always holds the truth."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.hardware.clocksync import ClockSync, SyncSample
+from companion.hardware.simulator import (
+    DEVICE_TO_HOST,
+    FRAMED_BOTH,
+    FTDI,
+    HOST_TO_DEVICE,
+    Transport,
+)
+
+
+def run(
+    ppm: float,
+    offset_us: int,
+    out: Transport,
+    back: Transport,
+    seconds: float,
+    seed: int,
+    every_s: float = 0.5,
+    check_from_s: float = 0.0,
+):
+    """Ping for ``seconds``; after each pong map a press made just then and check it."""
+    rng = random.Random(seed)
+    cs = ClockSync()
+
+    def dev(t_ns: float) -> int:
+        return int(offset_us + t_ns / 1000.0 * (1 + ppm * 1e-6))
+
+    t = 1_000_000_000.0
+    worst_ratio = 0.0
+    last = None
+    n = 0
+    while t < seconds * 1e9 + 1e9:
+        sent = int(t)
+        at_dev = out.delay_ns(rng, sent, 0)
+        stamp = dev(at_dev)
+        recv = back.delay_ns(rng, at_dev, 333_000)
+        est = cs.add(SyncSample(sent, recv, stamp))
+        press_ns = recv + rng.uniform(0, every_s * 1e9)
+        host, unc = est.to_host(dev(press_ns))
+        if t >= check_from_s * 1e9:
+            n += 1
+            err = abs(host - press_ns)
+            worst_ratio = max(worst_ratio, err / unc)
+        last = (est, abs(host - press_ns), unc)
+        t += (every_s * 1e9 if n > 10 else 0.02e9) + rng.uniform(0, 2e6)  # pings drift in phase
+    return worst_ratio, last, cs
+
+
+@pytest.mark.parametrize(
+    ("transport", "ppm", "minutes"),
+    [
+        ((HOST_TO_DEVICE, DEVICE_TO_HOST), 100.0, 10),
+        ((HOST_TO_DEVICE, DEVICE_TO_HOST), -100.0, 10),
+        ((FRAMED_BOTH, FRAMED_BOTH), 100.0, 3),
+        ((HOST_TO_DEVICE, FTDI), -100.0, 3),
+    ],
+    ids=["usb+100ppm", "usb-100ppm", "framed", "ftdi"],
+)
+def test_truth_always_inside_the_reported_interval(transport, ppm, minutes):
+    worst, (est, err, unc), _ = run(
+        ppm, 123_456_789, *transport, seconds=minutes * 60, seed=int(ppm)
+    )
+    assert worst <= 1.0  # never outside: honest
+    assert est.consistent
+    assert abs(est.drift_ppm - ppm) < 2.0  # drift measured within 2 ppm
+
+
+def test_usb_uncertainty_after_one_minute_is_well_under_a_millisecond():
+    worst, (est, err, unc), cs = run(100.0, 5, HOST_TO_DEVICE, DEVICE_TO_HOST, 60, seed=3)
+    assert worst <= 1.0
+    assert unc < 500_000
+    assert len(cs.samples) >= 100 and 10 <= est.samples < len(cs.samples)  # low-RTT kept
+
+
+@settings(max_examples=30, deadline=None)
+@given(ppm=st.floats(-500, 500), offset=st.integers(0, 2**50), seed=st.integers(0, 2**32))
+def test_any_drift_and_offset_stay_honest(ppm, offset, seed):
+    worst, _, _ = run(ppm, offset, HOST_TO_DEVICE, DEVICE_TO_HOST, 30, seed=seed)
+    assert worst <= 1.0
+
+
+def test_time_running_backwards_is_rejected_and_reset_forgets():
+    cs = ClockSync()
+    cs.add(SyncSample(0, 1000_000, 5000))
+    cs.add(SyncSample(2_000_000, 3_000_000, 4000))  # earlier device time: another boot
+    assert cs.rejected == 1 and len(cs.samples) == 1
+    cs.reset()
+    assert cs.estimate is None and not cs.samples
+
+
+def test_a_clock_glitch_is_reported_inconsistent_not_hidden():
+    cs = ClockSync()
+    t = 0
+    for i in range(30):
+        cs.add(SyncSample(t, t + 300_000, t // 1000 + 150))
+        t += 100_000_000
+    assert cs.estimate is not None and cs.estimate.consistent
+    # The device clock jumps by 5 ms: its stamps no longer fit any single line.
+    for i in range(5):
+        cs.add(SyncSample(t, t + 300_000, t // 1000 + 150 + 5000))
+        t += 100_000_000
+    assert not cs.estimate.consistent
+    assert cs.estimate.half_width_ns >= 150_000
