@@ -67,7 +67,7 @@ def run(
     ids=["usb+100ppm", "usb-100ppm", "framed", "ftdi"],
 )
 def test_truth_always_inside_the_reported_interval(transport, ppm, minutes):
-    worst, (est, err, unc), _ = run(
+    worst, (est, _err, _unc), _ = run(
         ppm, 123_456_789, *transport, seconds=minutes * 60, seed=int(ppm)
     )
     assert worst <= 1.0  # never outside: honest
@@ -76,7 +76,7 @@ def test_truth_always_inside_the_reported_interval(transport, ppm, minutes):
 
 
 def test_usb_uncertainty_after_one_minute_is_well_under_a_millisecond():
-    worst, (est, err, unc), cs = run(100.0, 5, HOST_TO_DEVICE, DEVICE_TO_HOST, 60, seed=3)
+    worst, (est, _err, unc), cs = run(100.0, 5, HOST_TO_DEVICE, DEVICE_TO_HOST, 60, seed=3)
     assert worst <= 1.0
     assert unc < 500_000
     assert len(cs.samples) >= 100 and 10 <= est.samples < len(cs.samples)  # low-RTT kept
@@ -101,12 +101,12 @@ def test_time_running_backwards_is_rejected_and_reset_forgets():
 def test_a_clock_glitch_is_reported_inconsistent_not_hidden():
     cs = ClockSync()
     t = 0
-    for i in range(30):
+    for _i in range(30):
         cs.add(SyncSample(t, t + 300_000, t // 1000 + 150))
         t += 100_000_000
     assert cs.estimate is not None and cs.estimate.consistent
     # The device clock jumps by 5 ms: its stamps no longer fit any single line.
-    for i in range(5):
+    for _i in range(5):
         cs.add(SyncSample(t, t + 300_000, t // 1000 + 150 + 5000))
         t += 100_000_000
     assert not cs.estimate.consistent
