@@ -40,7 +40,7 @@ from typing import Any
 from companion.rules import find_game
 from companion.rules.base import N_, Outcome, Player, RuleError
 from companion.session.log import ReplayError, replay
-from companion.session.results import SessionResult, local_time, session_results
+from companion.session.results import BULK, SessionResult, local_time, session_results
 from companion.session.store import ENTRY_KINDS, Entry, SessionRow, Store
 
 FORMAT_NAME = "companion-session"
@@ -211,8 +211,72 @@ def dumps_document(doc: Mapping[str, Any]) -> str:
     lines = [json.dumps(s, ensure_ascii=False, separators=(",", ":")) for s in doc["sessions"]]
     opening = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
     body = ",\n".join(lines)
-    return f'{opening},\n "sessions": [\n{body}\n ]\n}}\n' if lines else (
-        f'{opening},\n "sessions": []\n}}\n')
+    return (
+        f'{opening},\n "sessions": [\n{body}\n ]\n}}\n'
+        if lines
+        else (f'{opening},\n "sessions": []\n}}\n')
+    )
+
+
+_ROW_SQL = "SELECT id, game, options, players, started_at, ended_at, outcome, status FROM sessions"
+_ENTRY_SQL = "SELECT session_id, seq, kind, payload, at, mono_ns FROM entries"
+
+
+def sessions_json_text(
+    store: Store, session_ids: Sequence[str], exported_at: str | None = None
+) -> str:
+    """The many-session document, built from the stored JSON text without re-parsing it.
+
+    Same content as ``dumps_document(sessions_document(...))``: the store keeps
+    options, players, outcome and payloads as compact JSON already, so they are
+    copied as they are (a large history exports several times faster).
+    """
+    rows: dict[str, Any] = {}
+    bulk = len(session_ids) >= BULK
+    if bulk:
+        rows = {row[0]: row for row in store.conn.execute(_ROW_SQL)}
+    # Full ids (a unique prefix is accepted; an unknown id raises StoreError).
+    ids = [sid if sid in rows else store.session(sid).id for sid in session_ids]
+    wanted = set(ids)
+    entries: dict[str, list[str]] = {sid: [] for sid in ids}
+    dumps = json.dumps
+    if bulk:
+        cursor = store.conn.execute(_ENTRY_SQL + " ORDER BY session_id, seq")
+    else:
+        for sid in ids:
+            rows[sid] = store.conn.execute(_ROW_SQL + " WHERE id = ?", (sid,)).fetchone()
+        marks = ",".join("?" * len(ids))
+        cursor = store.conn.execute(
+            _ENTRY_SQL + f" WHERE session_id IN ({marks}) ORDER BY session_id, seq", ids
+        )
+    for sid, seq, kind, payload, at, mono_ns in cursor:
+        if sid in wanted:
+            entries[sid].append(
+                f'{{"seq":{seq},"kind":{dumps(kind)},"payload":{payload},'
+                f'"at":{dumps(at)},"mono_ns":{mono_ns}}}'
+            )
+    lines = []
+    for sid in ids:
+        _id, game, options, players, started, ended, outcome, status = rows[sid]
+        lines.append(
+            f'{{"format":"{FORMAT_NAME}","version":{FORMAT_VERSION},'
+            f'"generator":"{GENERATOR}","id":{dumps(sid, ensure_ascii=False)},'
+            f'"game":{dumps(game)},"options":{options},"players":{players},'
+            f'"started_at":{dumps(started)},"ended_at":{dumps(ended)},'
+            f'"status":{dumps(status)},"outcome":{outcome or "null"},'
+            f'"entries":[{",".join(entries[sid])}]}}'
+        )
+    head: dict[str, Any] = {
+        "format": MULTI_FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "generator": GENERATOR,
+    }
+    if exported_at is not None:
+        head["exported_at"] = exported_at
+    opening = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
+    if not lines:
+        return f'{opening},\n "sessions": []\n}}\n'
+    return f'{opening},\n "sessions": [\n' + ",\n".join(lines) + "\n ]\n}\n"
 
 
 def load_sessions(store: Store, session_ids: Sequence[str]) -> list[tuple[SessionRow, list[Entry]]]:
@@ -744,13 +808,10 @@ def export_text(
     """
     one = len(session_ids) == 1 if single is None else single
     if fmt == "json":
-        items = load_sessions(store, session_ids)
-        doc = (
-            session_document(*items[0], exported_at=exported_at)
-            if one and items
-            else sessions_document(items, exported_at=exported_at)
-        )
-        return dumps_document(doc)
+        if one and session_ids:
+            items = load_sessions(store, session_ids[:1])
+            return dumps_document(session_document(*items[0], exported_at=exported_at))
+        return sessions_json_text(store, session_ids, exported_at)
     results = session_results(store, session_ids)
     if fmt == "csv":
         return csv_text(results, lang, tz)

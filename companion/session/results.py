@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from fractions import Fraction
 from typing import Any
 
 from companion.rules import find_game
-from companion.rules.base import Player, RuleError
+from companion.rules.base import RuleError
 from companion.session.store import Store
 
 START_PLAYER_KEYS = ("start_player", "first_player", "starting_player", "first")
 """Payload fields of a game's first action that name who starts (if the game logs it)."""
+START_PLAYER_ACTIONS = ("choose-first-player",)
+"""First actions whose ``player`` field is the start player (Meeple Circus)."""
 
 
 def player_key(name: str) -> str:
@@ -172,28 +174,30 @@ def build_result(
     outcome_json: str | None,
     status: str,
     last_at: str | None,
-    first_action: str | None,
+    starter: Any,
 ) -> SessionResult:
-    players = [Player.from_json(p) for p in json.loads(players_json)]
+    """One result from a row of ``_SELECT`` (``starter``: the first action's start player)."""
+    players = [(str(p["id"]), str(p["name"])) for p in json.loads(players_json)]
     outcome = json.loads(outcome_json) if outcome_json else None
     finished = status == "finished" and outcome is not None
-    starter = _start_player(first_action, {p.id for p in players})
-    ranks = ranks_from_outcome(outcome, [p.id for p in players]) if finished and outcome else {}
+    ranks = (
+        ranks_from_outcome(outcome, [pid for pid, _n in players]) if finished and outcome else {}
+    )
     sides = dict(outcome.get("sides") or {}) if outcome else {}
     scores = dict(outcome.get("scores") or {}) if outcome else {}
     winners = set(outcome.get("winners", ())) if finished and outcome else set()
     results = tuple(
         PlayerResult(
-            pid=p.id,
-            name=p.name,
+            pid=pid,
+            name=name,
             seat=i,
-            side=sides.get(p.id),
-            score=scores.get(p.id) if finished else None,
-            rank=ranks.get(p.id),
-            winner=p.id in winners,
-            start_player=p.id == starter,
+            side=sides.get(pid),
+            score=scores.get(pid) if finished else None,
+            rank=ranks.get(pid),
+            winner=pid in winners,
+            start_player=pid == starter,
         )
-        for i, p in enumerate(players, start=1)
+        for i, (pid, name) in enumerate(players, start=1)
     )
     return SessionResult(
         id=sid,
@@ -205,22 +209,6 @@ def build_result(
         players=results,
         outcome=outcome,
     )
-
-
-def _start_player(first_action: str | None, pids: set[str]) -> str | None:
-    if not first_action:
-        return None
-    try:
-        payload = json.loads(first_action)
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(payload, dict):
-        return None
-    for key in START_PLAYER_KEYS:
-        value = payload.get(key)
-        if isinstance(value, str) and value in pids:
-            return value
-    return None
 
 
 # --------------------------------------------------------------------------- queries
@@ -255,23 +243,27 @@ def utc_bound(day: date, tz: tzinfo | None = None) -> str:
     return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
+_STARTER = (
+    "CASE WHEN json_extract(e.payload, '$.type') IN ("
+    + ", ".join(f"'{t}'" for t in START_PLAYER_ACTIONS)
+    + ") THEN json_extract(e.payload, '$.player') ELSE coalesce("
+    + ", ".join(f"json_extract(e.payload, '$.{key}')" for key in START_PLAYER_KEYS)
+    + ") END"
+)
 _SELECT = (
     "SELECT s.id, s.game, s.players, s.started_at, s.ended_at, s.outcome, s.status, "
     "(SELECT e.at FROM entries e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), "
-    "(SELECT e.payload FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
+    f"(SELECT {_STARTER} FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
     "ORDER BY e.seq LIMIT 1) "
     "FROM sessions s"
 )
 
 
-def query_results(
-    store: Store,
-    flt: HistoryFilter | None = None,
-    tz: tzinfo | None = None,
-    limit: int | None = None,
-) -> list[SessionResult]:
-    """Sessions matching ``flt``, newest first."""
-    flt = flt or HistoryFilter()
+def _fold(value: object) -> str | None:
+    return player_key(value) if isinstance(value, str) else None
+
+
+def _where(store: Store, flt: HistoryFilter, tz: tzinfo | None) -> tuple[str, list[Any]]:
     where: list[str] = []
     args: list[Any] = []
     if flt.game:
@@ -290,34 +282,68 @@ def query_results(
         where.append("s.started_at < ?")
         args.append(utc_bound(flt.until + timedelta(days=1), tz))
     if flt.player:
+        # Python's casefold, so that non-ASCII names match case-insensitively too.
+        store.conn.create_function("companion_fold", 1, _fold, deterministic=True)
         where.append(
             "EXISTS (SELECT 1 FROM json_each(s.players) j "
-            "WHERE lower(trim(json_extract(j.value, '$.name'))) = ?)"
+            "WHERE companion_fold(json_extract(j.value, '$.name')) = ?)"
         )
-        args.append(flt.player.strip().lower())
-    sql = _SELECT
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    sql += " ORDER BY s.started_at DESC, s.id"
+        args.append(player_key(flt.player))
+    return (" WHERE " + " AND ".join(where)) if where else "", args
+
+
+def query_ids(
+    store: Store, flt: HistoryFilter | None = None, tz: tzinfo | None = None
+) -> list[str]:
+    """Ids of the sessions matching ``flt``, newest first (cheap: no JSON is read)."""
+    where, args = _where(store, flt or HistoryFilter(), tz)
+    sql = "SELECT s.id FROM sessions s" + where + " ORDER BY s.started_at DESC, s.id"
+    return [sid for (sid,) in store.conn.execute(sql, args)]
+
+
+def query_results(
+    store: Store,
+    flt: HistoryFilter | None = None,
+    tz: tzinfo | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[SessionResult]:
+    """Sessions matching ``flt``, newest first (``limit``/``offset`` for paging)."""
+    where, args = _where(store, flt or HistoryFilter(), tz)
+    sql = _SELECT + where + " ORDER BY s.started_at DESC, s.id"
     if limit:
-        sql += f" LIMIT {int(limit)}"
-    rows = store.conn.execute(sql, args).fetchall()
-    out = [build_result(*row) for row in rows]
-    if flt.player:
-        # SQLite's lower() folds ASCII only; confirm with Python's casefold.
-        key = player_key(flt.player)
-        out = [r for r in out if any(p.key == key for p in r.players)]
-    return out
+        sql += f" LIMIT {int(limit)} OFFSET {int(offset)}"
+    return [build_result(*row) for row in store.conn.execute(sql, args)]
 
 
-def session_results(store: Store, session_ids: Iterable[str]) -> list[SessionResult]:
-    """Results of the given sessions, in the given order (full ids)."""
-    out = []
+def count_results(store: Store, flt: HistoryFilter | None = None, tz: tzinfo | None = None) -> int:
+    """How many sessions match ``flt`` (one SQL count)."""
+    where, args = _where(store, flt or HistoryFilter(), tz)
+    row = store.conn.execute("SELECT count(*) FROM sessions s" + where, args).fetchone()
+    return int(row[0])
+
+
+BULK = 200
+"""From this many ids on, one scan of all sessions beats one query per id."""
+
+
+def session_results(store: Store, session_ids: Sequence[str]) -> list[SessionResult]:
+    """Results of the given sessions, in the given order (ids or unique prefixes)."""
+    if len(session_ids) >= BULK:
+        by_id = {row[0]: row for row in store.conn.execute(_SELECT)}
+        out = []
+        for sid in session_ids:
+            row = by_id.get(sid)
+            if row is None:
+                row = by_id[store.session(sid).id]  # a prefix; StoreError if unknown
+            out.append(build_result(*row))
+        return out
+    results = []
     for sid in session_ids:
         full = store.session(sid).id  # accepts a unique prefix; StoreError if unknown
-        row = store.conn.execute(_SELECT + " WHERE s.id = ?", (full,)).fetchone()
-        out.append(build_result(*row))
-    return out
+        found = store.conn.execute(_SELECT + " WHERE s.id = ?", (full,)).fetchone()
+        results.append(build_result(*found))
+    return results
 
 
 def player_names(store: Store) -> list[str]:

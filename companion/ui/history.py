@@ -28,8 +28,10 @@ from companion.rules import GAMES
 from companion.session.results import (
     HistoryFilter,
     SessionResult,
+    count_results,
     parse_day,
     player_names,
+    query_ids,
     query_results,
 )
 from companion.session.store import Store
@@ -48,7 +50,9 @@ from companion.ui.translate import translate_bindings
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
 
-ALL = "*"
+PAGE = 200
+"""Rows loaded at a time: a DataTable measures every cell, so 10,000 rows at once
+would take seconds; the next page loads when the cursor reaches the last row."""
 
 
 class HistoryScreen(Screen[None]):
@@ -61,6 +65,7 @@ class HistoryScreen(Screen[None]):
         Binding("p", "focus('#filter-player')", N_("Player")),
         Binding("d", "focus('#filter-since')", N_("Dates")),
         Binding("c", "clear_filters", N_("Clear filters")),
+        Binding("m", "more", N_("More"), show=False),
         Binding("r", "resume", N_("Resume")),
         Binding("a", "abandon", N_("Abandon")),
         Binding("x", "export", N_("Export")),
@@ -72,6 +77,7 @@ class HistoryScreen(Screen[None]):
         super().__init__()
         self._store = store
         self.results: list[SessionResult] = []
+        self.total = 0
         self.filter = HistoryFilter()
         translate_bindings(self)
 
@@ -138,8 +144,9 @@ class HistoryScreen(Screen[None]):
     # ------------------------------------------------------------------ data
 
     def reload(self) -> None:
-        """Query the store with the current filter and refill the table."""
-        self.results = query_results(self.store, self.filter)
+        """Query the store with the current filter and refill the table (first page)."""
+        self.total = count_results(self.store, self.filter)
+        self.results = query_results(self.store, self.filter, limit=PAGE)
         table = self.query_one("#history-table", DataTable)
         cursor = table.cursor_row
         table.clear()
@@ -148,9 +155,30 @@ class HistoryScreen(Screen[None]):
             table.move_cursor(row=min(cursor, len(self.results) - 1))
         self.query_one("#history-count", Label).update(self._count_text())
 
+    def load_more(self) -> None:
+        """Append the next page of the same filter (scrolling past the last row does it)."""
+        if len(self.results) >= self.total:
+            return
+        more = query_results(self.store, self.filter, limit=PAGE, offset=len(self.results))
+        self.results.extend(more)
+        self.query_one("#history-table", DataTable).add_rows([self._row(r) for r in more])
+        self.query_one("#history-count", Label).update(self._count_text())
+
     def _count_text(self) -> str:
-        n = len(self.results)
-        return ngettext("{n} session", "{n} sessions", n).format(n=n)
+        n = self.total
+        text = ngettext("{n} session", "{n} sessions", n).format(n=n)
+        if len(self.results) < n:
+            text += " · " + _("showing the newest {shown}; scroll down or press m for more").format(
+                shown=len(self.results)
+            )
+        return text
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.cursor_row >= len(self.results) - 1:
+            self.load_more()
+
+    def action_more(self) -> None:
+        self.load_more()
 
     def _row(self, res: SessionResult) -> tuple[Any, ...]:
         return (
@@ -243,7 +271,8 @@ class HistoryScreen(Screen[None]):
             abandon(self, self.store, res, self.reload)
 
     def action_export(self) -> None:
-        start_export(self, self.store, [r.id for r in self.results], single=False)
+        # Everything the filter matches, not only the rows loaded so far.
+        start_export(self, self.store, query_ids(self.store, self.filter), single=False)
 
     def action_stats(self) -> None:
         from companion.ui.history_stats import StatsScreen

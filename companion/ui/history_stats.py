@@ -39,8 +39,9 @@ class StatsScreen(Screen[None]):
         super().__init__()
         self.store = store
         self.filter = flt or HistoryFilter()
-        self.results: list[SessionResult] = query_results(store, self.filter)
-        self.stats: Statistics = compute(self.results)
+        self.results: list[SessionResult] = []
+        self.stats: Statistics = compute([])
+        self.ready = False
         translate_bindings(self)
 
     @property
@@ -48,8 +49,8 @@ class StatsScreen(Screen[None]):
         return str(getattr(self.app, "lang", "en"))
 
     def compose(self) -> ComposeResult:
-        players = [(p.name, p.name) for p in self.stats.players]
-        games = [(game_name(g.game, self.lang), g.game) for g in self.stats.games]
+        players: list[tuple[str, str]] = []  # filled when the numbers are in
+        games: list[tuple[str, str]] = []
         yield Header(show_clock=True)
         yield Static(self._heading(), id="stats-heading")
         with TabbedContent(id="stats-tabs"):
@@ -91,10 +92,34 @@ class StatsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = _("Statistics")
-        self._fill_players()
-        self._fill_games()
+        self.query_one("#stats-heading", Static).update(_("Computing statistics…"))
         h2h = self.query_one("#h2h-games", DataTable)
         h2h.add_columns(_("Game"), _("Plays"), _("First ahead"), _("Second ahead"), _("Level"))
+        # Reading 10,000 sessions takes a moment: do it on the app's single database
+        # thread, so the screen stays responsive and no read races a write.
+        from companion.ui.app import CompanionApp
+
+        def job() -> tuple[list[SessionResult], Statistics]:
+            results = query_results(self.store, self.filter)
+            return results, compute(results)
+
+        if isinstance(self.app, CompanionApp):
+            self.app.write(job, lambda future: self._show(*future.result()))
+        else:  # pragma: no cover - the screen always runs inside the companion app
+            self._show(*job())
+
+    def _show(self, results: list[SessionResult], stats: Statistics) -> None:
+        self.results, self.stats = results, stats
+        self.query_one("#stats-heading", Static).update(self._heading())
+        players = [(p.name, p.name) for p in stats.players]
+        for selector in ("#h2h-a", "#h2h-b", "#chart-player"):
+            self.query_one(selector, Select).set_options(players)
+        self.query_one("#chart-game", Select).set_options(
+            [(game_name(g.game, self.lang), g.game) for g in stats.games]
+        )
+        self._fill_players()
+        self._fill_games()
+        self.ready = True
         if self.stats.players:
             self.query_one("#chart-player", Select).value = self.stats.players[0].name
         self._draw_player_chart()

@@ -385,3 +385,18 @@ def test_export_command(history: Store, tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["--db", str(target), "import", str(everything)]) == 0
     assert "0 imported, 4 already present" in capsys.readouterr().out
     assert dump(Store.open(target)) == dump(Store.open(db))
+
+
+@pytest.mark.parametrize("bulk", [1, 10_000])
+def test_fast_many_session_text_equals_the_document(
+    history: Store, bulk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ex, "BULK", bulk)
+    ids = [r.id for r in query_results(history)]
+    fast = json.loads(ex.sessions_json_text(history, ids, exported_at="x"))
+    slow = json.loads(
+        ex.dumps_document(ex.sessions_document(ex.load_sessions(history, ids), exported_at="x"))
+    )
+    assert fast == slow
+    assert ex.parse_document(ex.sessions_json_text(history, [ids[0][:8]]))[0][0].id == ids[0]
+    assert json.loads(ex.sessions_json_text(history, []))["sessions"] == []

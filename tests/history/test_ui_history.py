@@ -158,7 +158,7 @@ async def test_statistics_screen_in_chinese(tmp_path):
         await pilot.press("h")
         await pilot.pause()
         await pilot.press("s")
-        await pilot.pause()
+        await app.settle()
         stats = app.screen
         assert isinstance(stats, StatsScreen)
         players = stats.query_one("#stats-player-table", DataTable)
