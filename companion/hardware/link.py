@@ -666,3 +666,25 @@ class TadaaHub:
         if hb.last_seq > state.seqs.highest:
             state.seqs.highest = hb.last_seq  # a last event was lost: ask for it
         self._status_dirty = True
+
+
+def probe_port(port: str, timeout_s: float = 1.5) -> proto.Hello | None:
+    """Open ``port``, ask ``INFO``, return the device's ``HELLO`` (None: not a Tadaa)."""
+    try:
+        ser = serial.Serial(port, 115200, timeout=0.05, write_timeout=0.5)
+    except (serial.SerialException, OSError, ValueError):
+        return None
+    parser = proto.LineParser()
+    try:
+        ser.write(proto.cmd_info())
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for msg in parser.feed(ser.read(256)):
+                if isinstance(msg, proto.Hello):
+                    return msg
+    except (serial.SerialException, OSError):
+        return None
+    finally:
+        with contextlib.suppress(serial.SerialException, OSError):
+            ser.close()
+    return None

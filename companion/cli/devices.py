@@ -1,0 +1,474 @@
+"""``companion devices list | monitor | simulate``: the Tadaa buttons from a terminal.
+
+* ``list``: every candidate port (USB ids, ``/dev/serial/by-id``, ``/dev/tadaa-*``,
+  the settings file, ``--port``), which of them answer as Tadaa devices, their
+  serial numbers and buttons.
+* ``monitor``: live presses (device time, mapped host time ± uncertainty, transport
+  delay) and every device's clock-sync state, round trip, drift, corrupt lines.
+* ``simulate``: simulated devices on pseudo-terminals (see
+  ``companion.hardware.simulator``), stable links in ``--link-dir``, scripted
+  presses, faults, and keys: 1–8 press, u unplug/replug, r reboot, q quit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import os
+import random
+import re
+import select
+import sys
+import termios
+import threading
+import time
+import tty
+from collections.abc import Iterator
+from pathlib import Path
+
+from companion.cli.common import fail, setup_language
+from companion.hardware.config import TadaaConfig, default_path
+from companion.hardware.link import (
+    DevicePress,
+    DeviceStatus,
+    TadaaHub,
+    candidate_ports,
+    probe_port,
+)
+from companion.hardware.simulator import (
+    DEVICE_TO_HOST,
+    FRAMED_BOTH,
+    FTDI,
+    HOST_TO_DEVICE,
+    SimDevice,
+    SimDeviceConfig,
+    Simulator,
+    Transport,
+)
+from companion.i18n import _
+
+DEFAULT_LINK_DIR = "/tmp/tadaa-sim"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "devices",
+        help="Tadaa buttons: list, monitor, simulate",
+        description="USB Tadaa buttons: find them, watch them, or simulate them.",
+    )
+    sub = parser.add_subparsers(title="devices commands", metavar="WHAT")
+
+    def usage(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(command=usage)
+
+    p = sub.add_parser("list", help="ports, which are Tadaa devices, serial numbers, buttons")
+    p.add_argument(
+        "--port",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also try this port (or glob); repeatable",
+    )
+    p.set_defaults(command=run_list)
+
+    p = sub.add_parser("monitor", help="live presses and clock-sync state")
+    p.add_argument(
+        "--port",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also watch this port (or glob); repeatable",
+    )
+    p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
+    p.add_argument(
+        "--every",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="print the device table every S seconds (default 2)",
+    )
+    p.set_defaults(command=run_monitor)
+
+    p = sub.add_parser("simulate", help="simulated devices on pseudo-terminals")
+    p.add_argument(
+        "--layout",
+        choices=("box", "single"),
+        default="box",
+        help="box: one device with a button per player; single: one device "
+        "per player (default box)",
+    )
+    p.add_argument("--players", type=int, default=4, metavar="N", help="buttons (1-8)")
+    p.add_argument(
+        "--drift",
+        type=float,
+        default=100.0,
+        metavar="PPM",
+        help="each device's clock runs off by up to this much (default 100)",
+    )
+    p.add_argument(
+        "--transport",
+        choices=("usb", "framed", "ftdi"),
+        default="usb",
+        help="usb (default), framed (both directions on 1 ms frames), ftdi (16 ms latency timer)",
+    )
+    p.add_argument(
+        "--corrupt",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="probability per line of a damaged byte",
+    )
+    p.add_argument(
+        "--drop",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="probability per line of a lost byte",
+    )
+    p.add_argument(
+        "--bounce",
+        type=int,
+        default=2000,
+        metavar="US",
+        help="contact bounce after each edge (default 2000 µs)",
+    )
+    p.add_argument(
+        "--script",
+        default="",
+        metavar="PRESSES",
+        help="scripted presses DEV.BUTTON@TIME, comma separated, e.g. "
+        "'1.1@0,1.2@50us,2.1@2ms' (TIME from --start-in)",
+    )
+    p.add_argument(
+        "--start-in",
+        type=float,
+        default=3.0,
+        metavar="S",
+        help="when the script's time 0 is (default 3 s)",
+    )
+    p.add_argument(
+        "--unplug",
+        action="append",
+        default=[],
+        metavar="DEV@T1-T2",
+        help="unplug device DEV at T1 s and plug it back at T2 s",
+    )
+    p.add_argument(
+        "--link-dir",
+        default=DEFAULT_LINK_DIR,
+        metavar="DIR",
+        help=f"stable links tadaa-<serial> here (default {DEFAULT_LINK_DIR})",
+    )
+    p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
+    p.add_argument("--seed", type=int, help="random seed (offsets, drifts, delays)")
+    p.add_argument("--quiet", action="store_true", help="do not echo every line sent")
+    p.set_defaults(command=run_simulate)
+
+
+# --------------------------------------------------------------------------- list
+
+
+def _ports(args: argparse.Namespace) -> list[str]:
+    try:
+        config = TadaaConfig.load()
+    except ValueError as exc:
+        fail(str(exc))
+        raise
+    return [*args.port, *config.ports]
+
+
+def run_list(args: argparse.Namespace) -> int:
+    setup_language(args)
+    ports = candidate_ports(_ports(args))
+    print(_("Settings file: {path}").format(path=default_path()))
+    if not ports:
+        print(_("No candidate ports. Plug a Tadaa device in, or pass --port."))
+        return 1
+    found = 0
+    for port in ports:
+        hello = probe_port(port)
+        if hello is None:
+            print(_("{port}: not a Tadaa device (no HELLO)").format(port=port))
+            continue
+        found += 1
+        print(
+            _(
+                "{port}: Tadaa device {serial}, {buttons} buttons, firmware {fw}, "
+                "boot {boot}, {presses} presses so far"
+            ).format(
+                port=port,
+                serial=hello.serial,
+                buttons=hello.buttons,
+                fw=hello.firmware,
+                boot=hello.boot,
+                presses=hello.last_seq,
+            )
+        )
+    print(_("{n} Tadaa device(s) found.").format(n=found))
+    return 0 if found else 1
+
+
+# --------------------------------------------------------------------------- monitor
+
+
+def format_status(s: DeviceStatus) -> str:
+    state = {
+        "connected": _("connected"),
+        "resyncing": _("resyncing"),
+        "disconnected": _("disconnected"),
+    }[s.state]
+
+    def us(ns: int | None) -> str:
+        return "—" if ns is None else f"{ns / 1000:.0f} µs"
+
+    drift = "—" if s.drift_ppm is None else f"{s.drift_ppm:+.1f} ppm"
+    return _(
+        "{serial} {state} on {port}: ±{unc}, round trip {rtt} (best {best}), drift "
+        "{drift}, {samples} sync samples, {presses} presses, {dups} repeats dropped, "
+        "{resends} resends, {lost} lost, {corrupt} corrupt lines"
+    ).format(
+        serial=s.serial,
+        state=state,
+        port=s.port or "—",
+        unc=us(s.uncertainty_ns),
+        rtt=us(s.rtt_ns),
+        best=us(s.min_rtt_ns),
+        drift=drift,
+        samples=s.sync_samples,
+        presses=s.presses,
+        dups=s.duplicates,
+        resends=s.resends,
+        lost=s.lost,
+        corrupt=s.corrupt + s.device_corrupt,
+    )
+
+
+def format_press(p: DevicePress, t0: int) -> str:
+    flags = []
+    if p.tie:
+        flags.append(_("tie (same sample)"))
+    if p.flags & 0x02:
+        flags.append(_("resent"))
+    if p.disarmed:
+        flags.append(_("disarmed"))
+    return (
+        _(
+            "press {serial}/{button} #{seq}: device {dev} µs, host {host:.6f} s ±{unc} µs, "
+            "arrived {delay:.3f} ms later {flags}"
+        )
+        .format(
+            serial=p.serial,
+            button=p.button,
+            seq=p.seq,
+            dev=p.device_us,
+            host=(p.host_ns - t0) / 1e9,
+            unc=p.uncertainty_ns // 1000,
+            delay=(p.arrival_ns - p.host_ns) / 1e6,
+            flags=" ".join(flags),
+        )
+        .rstrip()
+    )
+
+
+def run_monitor(args: argparse.Namespace) -> int:
+    setup_language(args)
+    configured = _ports(args)
+    t0 = time.monotonic_ns()
+    lock = threading.Lock()
+
+    def show(p: DevicePress) -> None:
+        with lock:
+            print(format_press(p, t0), flush=True)
+
+    hub = TadaaHub(configured)
+    hub.on_press(show)
+    print(_("Watching for Tadaa devices (Ctrl-C to stop)…"), flush=True)
+    end = time.monotonic() + args.duration if args.duration else None
+    with hub:
+        try:
+            while end is None or time.monotonic() < end:
+                time.sleep(min(args.every, max(0.05, (end or 1e18) - time.monotonic())))
+                with lock:
+                    status = hub.status()
+                    if not status:
+                        print(_("No Tadaa device yet."), flush=True)
+                    for s in status:
+                        print(format_status(s), flush=True)
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+# --------------------------------------------------------------------------- simulate
+
+_SCRIPT = re.compile(r"^(\d+)\.(\d+)@(\d+(?:\.\d+)?)(us|µs|ms|s)?$")
+_UNITS = {"us": 1_000, "µs": 1_000, "ms": 1_000_000, "s": 1_000_000_000, None: 1_000_000}
+
+
+def parse_script(text: str) -> list[tuple[int, int, int]]:
+    """``"1.1@0,1.2@50us"`` -> [(device, button, offset_ns)] (default unit: ms)."""
+    out = []
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        m = _SCRIPT.match(item)
+        if not m:
+            raise ValueError(item)
+        dev, button, value, unit = m.groups()
+        out.append((int(dev), int(button), round(float(value) * _UNITS[unit])))
+    return out
+
+
+def parse_unplug(text: str) -> tuple[int, float, float]:
+    m = re.match(r"^(\d+)@(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)$", text.strip())
+    if not m:
+        raise ValueError(text)
+    return int(m.group(1)), float(m.group(2)), float(m.group(3))
+
+
+def sim_configs(args: argparse.Namespace, rng: random.Random) -> list[SimDeviceConfig]:
+    to_host: Transport = {"usb": DEVICE_TO_HOST, "framed": FRAMED_BOTH, "ftdi": FTDI}[
+        args.transport
+    ]
+    to_host = Transport(
+        **{**to_host.__dict__, "corrupt_rate": args.corrupt, "drop_rate": args.drop}
+    )
+    to_device = HOST_TO_DEVICE if args.transport != "framed" else FRAMED_BOTH
+    count, buttons = (1, args.players) if args.layout == "box" else (args.players, 1)
+    return [
+        SimDeviceConfig(
+            serial=f"SIM{rng.getrandbits(32):08X}",
+            buttons=buttons,
+            offset_us=rng.randrange(10**10),
+            drift_ppm=rng.uniform(-args.drift, args.drift),
+            bounce_us=args.bounce,
+            to_host=to_host,
+            to_device=to_device,
+        )
+        for _i in range(count)
+    ]
+
+
+@contextlib.contextmanager
+def _raw_keys() -> Iterator[bool]:
+    if not sys.stdin.isatty():
+        yield False
+        return
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield True
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    setup_language(args)
+    if not 1 <= args.players <= 8:
+        fail(_("--players must be 1 to 8"))
+    try:
+        script = parse_script(args.script)
+        unplugs = [parse_unplug(u) for u in args.unplug]
+    except ValueError as exc:
+        fail(_("cannot read {what!r}").format(what=str(exc)))
+        raise
+    rng = random.Random(args.seed)
+    configs = sim_configs(args, rng)
+    lock = threading.Lock()
+
+    def echo(dev: SimDevice, line: bytes) -> None:
+        if args.quiet or line.startswith((b"HB ", b"PONG ")):
+            return
+        with lock:
+            print(f"{dev.config.serial} > {line.decode(errors='replace').rstrip()}", flush=True)
+
+    sim = Simulator(configs, seed=args.seed, link_dir=args.link_dir, on_line=echo)
+    with sim:
+        link_dir = Path(args.link_dir)
+        for i, dev in enumerate(sim.devices, start=1):
+            print(
+                _(
+                    "device {i}: {serial}, {buttons} button(s), drift {ppm:+.1f} ppm — {path} "
+                    "(stable: {link})"
+                ).format(
+                    i=i,
+                    serial=dev.config.serial,
+                    buttons=dev.config.buttons,
+                    ppm=dev.config.drift_ppm,
+                    path=dev.path,
+                    link=link_dir / f"tadaa-{dev.config.serial}",
+                ),
+                flush=True,
+            )
+        print(
+            _("Point the companion at them: companion devices monitor --port '{glob}'").format(
+                glob=link_dir / "tadaa-*"
+            ),
+            flush=True,
+        )
+        start = time.monotonic_ns() + int(args.start_in * 1e9)
+        for dev_no, button, offset in script:
+            if not 1 <= dev_no <= len(sim.devices):
+                fail(_("no simulated device {n}").format(n=dev_no))
+            sim.press(sim.devices[dev_no - 1], button, start + offset)
+        for dev_no, t1, t2 in unplugs:
+            d = sim.devices[dev_no - 1]
+            sim.call(functools.partial(sim.unplug, d), start + int(t1 * 1e9))
+            sim.call(functools.partial(_replug, sim, d), start + int(t2 * 1e9))
+        return _key_loop(sim, args, lock)
+
+
+def _replug(sim: Simulator, dev: SimDevice) -> None:
+    print(
+        _("{serial} plugged in at {path}").format(serial=dev.config.serial, path=sim.replug(dev)),
+        flush=True,
+    )
+
+
+def _key_loop(sim: Simulator, args: argparse.Namespace, lock: threading.Lock) -> int:
+    end = time.monotonic() + args.duration if args.duration else None
+    with _raw_keys() as interactive:
+        if interactive:
+            print(
+                _(
+                    "Keys: 1-8 press a button (box) or a device's button (one per player), "
+                    "u unplug/replug, r reboot, q quit."
+                ),
+                flush=True,
+            )
+        try:
+            while end is None or time.monotonic() < end:
+                if not interactive:
+                    time.sleep(0.1)
+                    continue
+                ready, _w, _x = select.select([sys.stdin], [], [], 0.1)
+                if not ready:
+                    continue
+                key = os.read(sys.stdin.fileno(), 1).decode(errors="ignore")
+                if key == "q":
+                    break
+                now = time.monotonic_ns()
+                if key.isdigit() and key != "0":
+                    n = int(key)
+                    if args.layout == "box" and n <= sim.devices[0].config.buttons:
+                        sim.press(sim.devices[0], n, now)
+                    elif args.layout == "single" and n <= len(sim.devices):
+                        sim.press(sim.devices[n - 1], 1, now)
+                elif key in ("u", "r"):
+                    for dev in sim.devices:
+                        if dev.plugged and key == "u":
+                            sim.unplug(dev)
+                            msg = _("{serial} unplugged").format(serial=dev.config.serial)
+                        else:
+                            path = sim.replug(dev, reboot=key == "r")
+                            msg = _("{serial} plugged in at {path}").format(
+                                serial=dev.config.serial, path=path
+                            )
+                        with lock:
+                            print(msg, flush=True)
+        except KeyboardInterrupt:
+            pass
+    return 0

@@ -1,0 +1,91 @@
+"""``companion devices simulate | monitor | list`` as a host would run them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from companion.cli.devices import parse_script, parse_unplug
+
+
+def test_script_syntax():
+    assert parse_script("1.1@0, 1.2@50us,2.1@2ms,1.3@1.5s,1.4@7") == [
+        (1, 1, 0),
+        (1, 2, 50_000),
+        (2, 1, 2_000_000),
+        (1, 3, 1_500_000_000),
+        (1, 4, 7_000_000),
+    ]
+    assert parse_unplug("2@5-8.5") == (2, 5.0, 8.5)
+    for bad in ("1@0", "x.1@0", "1.1@-3"):
+        with pytest.raises(ValueError):
+            parse_script(bad)
+
+
+def test_simulate_then_monitor_and_list_in_other_processes(tmp_path):
+    links = tmp_path / "links"
+    env_cmd = [sys.executable, "-m", "companion", "--lang", "en", "devices"]
+    sim = subprocess.Popen(
+        [
+            *env_cmd,
+            "simulate",
+            "--players",
+            "3",
+            "--script",
+            "1.1@0,1.2@50us,1.3@2ms",
+            "--start-in",
+            "4",
+            "--duration",
+            "14",
+            "--link-dir",
+            str(links),
+            "--quiet",
+            "--seed",
+            "5",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not list(links.glob("tadaa-*")):
+            assert time.monotonic() < deadline and sim.poll() is None, "simulator did not start"
+            time.sleep(0.05)
+        listed = subprocess.run(
+            [*env_cmd, "list", "--port", str(links / "tadaa-*")],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert listed.returncode == 0, listed.stdout + listed.stderr
+        assert re.search(r"Tadaa device SIM[0-9A-F]{8}, 3 buttons", listed.stdout)
+        mon = subprocess.run(
+            [
+                *env_cmd,
+                "monitor",
+                "--port",
+                str(links / "tadaa-*"),
+                "--duration",
+                "5",
+                "--every",
+                "1",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        out = mon.stdout
+        presses = re.findall(r"press SIM\w+/(\d) #\d+: device (\d+) µs", out)
+        assert [b for b, _ in presses] == ["1", "2", "3"], out
+        t = [int(d) for _, d in presses]
+        assert t[1] - t[0] == 50  # exact, whatever the transport
+        assert 1999 <= t[2] - t[0] <= 2001  # 2 ms on a clock off by at most 100 ppm
+        assert re.search(r"connected on .*round trip", out)
+    finally:
+        sim.terminate()
+        sim.wait(10)
