@@ -75,6 +75,9 @@ class Press:
     """Milliseconds after the performance started (None: no start seen)."""
     payload: Mapping[str, Any]
     undone: bool
+    verdict: str = "counted"
+    """``counted``, ``voided``, ``false-start``, ``too-late``, ``discarded`` (the attempt
+    was aborted), ``undone`` or ``raw`` (a hardware event, never judged here)."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,9 @@ def build_detail(row: SessionRow, entries: Sequence[Entry], result: SessionResul
         steps=tuple(steps),
         rounds=tuple(round_scores(steps)),
         timeline=tuple(timeline),
-        performances=tuple(performances(entries, undone, row)),
+        performances=tuple(
+            performances(entries, undone, row, {st.seq: round_key(st.label) for st in steps})
+        ),
         state_fields=tuple(state_fields(state)),
     )
 
@@ -263,6 +268,7 @@ def performances(
             "end": None,
             "aborted": False,
             "void_index": [],
+            "settled": {},
         }
         groups.append(group)
         return group
@@ -286,6 +292,10 @@ def performances(
             index = entry.payload.get("index")
             if isinstance(index, int):
                 current["void_index"].append(index)
+        elif current is not None and kind == "settle-press":
+            index, counted_flag = entry.payload.get("index"), entry.payload.get("counted")
+            if isinstance(index, int) and isinstance(counted_flag, bool):
+                current["settled"][index] = counted_flag
     out: list[Performance] = []
     for group in groups:
         start: Entry | None = group["start"]
@@ -293,8 +303,18 @@ def performances(
         if not presses and start is None:
             continue
         origin = _press_time(start) if start is not None else None
-        counted = [e for e in presses if e.kind == "action" and e.seq not in undone]
-        voided = frozenset(counted[i].seq for i in group["void_index"] if 0 <= i < len(counted))
+        end: Entry | None = group["end"]
+        end_ms = _press_time(end) / 1e6 - origin / 1e6 if end and origin is not None else None
+        length = start.payload.get("length_ns") if start is not None else None
+        length_ms = length / 1e6 if isinstance(length, int) else None
+        # Presses count until the music ends: its natural end, or earlier if stopped.
+        limit = length_ms
+        if end_ms is not None and not group["aborted"] and (limit is None or end_ms < limit):
+            limit = end_ms
+        # The rules number a performance's presses in log order, undone ones dropped.
+        recorded = [e for e in presses if e.kind == "action" and e.seq not in undone]
+        number_of = {e.seq: i for i, e in enumerate(recorded)}
+        voided = frozenset(recorded[i].seq for i in group["void_index"] if 0 <= i < len(recorded))
         items = []
         for e in presses:
             player = next(
@@ -306,6 +326,17 @@ def performances(
                 None,
             )
             offset = (_press_time(e) - origin) / 1e6 if origin is not None else None
+            unc = e.payload.get("uncertainty_ns")
+            verdict = _verdict(
+                e.kind,
+                e.seq in undone,
+                bool(group["aborted"]),
+                e.seq in voided,
+                offset,
+                limit,
+                unc / 1e6 if isinstance(unc, int) else 0.0,
+                group["settled"].get(number_of.get(e.seq, -1)),
+            )
             items.append(
                 Press(
                     seq=e.seq,
@@ -314,26 +345,70 @@ def performances(
                     offset_ms=offset,
                     payload=e.payload,
                     undone=e.seq in undone,
+                    verdict=verdict,
                 )
             )
         items.sort(key=lambda p: (p.offset_ms is None, p.offset_ms or 0.0, p.seq))
-        length = start.payload.get("length_ns") if start is not None else None
-        end: Entry | None = group["end"]
+        # A player's second and later counted presses are logged with no effect.
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            if item.verdict == "counted" and item.player is not None:
+                if item.player in seen:
+                    items[i] = dataclasses.replace(item, verdict="repeat")
+                seen.add(item.player)
         out.append(
             Performance(
                 number=len(out) + 1,
                 start_seq=start.seq if start else None,
                 label=(labels or {}).get(start.seq, "") if start else "",
-                length_ms=length / 1e6 if isinstance(length, int) else None,
-                end_ms=(_press_time(end) - origin) / 1e6
-                if end is not None and origin is not None
-                else None,
+                length_ms=length_ms,
+                end_ms=end_ms,
                 aborted=bool(group["aborted"]),
                 presses=tuple(items),
                 voided=voided,
             )
         )
     return out
+
+
+def _verdict(
+    kind: str,
+    undone: bool,
+    aborted: bool,
+    voided: bool,
+    offset: float | None,
+    limit: float | None,
+    uncertainty: float,
+    settled: bool | None,
+) -> str:
+    """How a press stands, read from the log the way the rules judged it.
+
+    A press within its uncertainty of the music's start or end is ``uncertain``
+    until the host settles it (``settle-press``): never silently decided.
+    """
+    if kind == "hw":
+        return "raw"
+    if undone:
+        return "undone"
+    if aborted:
+        return "discarded"
+    if voided:
+        return "voided"
+    if offset is None:
+        return "counted"
+    near_start = abs(offset) <= uncertainty
+    near_end = limit is not None and abs(offset - limit) <= uncertainty
+    if settled is not None:
+        if settled:
+            return "counted"
+        return "false-start" if near_start or offset < 0 else "too-late"
+    if uncertainty and (near_start or near_end):
+        return "uncertain"
+    if offset < 0:
+        return "false-start"
+    if limit is not None and offset > limit:
+        return "too-late"
+    return "counted"
 
 
 def state_fields(state: Any) -> list[tuple[str, Any]]:

@@ -36,6 +36,17 @@ from companion.ui.widgets.log_panel import describe_entry
 from companion.ui.widgets.wide_plot import WidePlot
 
 TABS = ("tab-summary", "tab-chart", "tab-timeline", "tab-photo")
+VERDICTS = {
+    "counted": N_("counted"),
+    "repeat": N_("again (no effect)"),
+    "voided": N_("voided"),
+    "false-start": N_("false start"),
+    "too-late": N_("too late"),
+    "uncertain": N_("too close to call: the host decides"),
+    "discarded": N_("discarded (aborted)"),
+    "undone": N_("undone"),
+    "raw": N_("raw event"),
+}
 
 
 class SessionDetailScreen(Screen[None]):
@@ -243,8 +254,8 @@ class SessionDetailScreen(Screen[None]):
             )
             order = 0
             for press in perf.presses:
-                verdict = self._verdict(perf, press.seq, press.offset_ms, press.undone, press.kind)
-                counted = verdict == _("counted")
+                verdict = _(VERDICTS.get(press.verdict, press.verdict))
+                counted = press.verdict == "counted"
                 order += counted
                 unc = press.payload.get("uncertainty_ns")
                 source = press.payload.get("source") if press.kind == "action" else _("hardware")
@@ -263,22 +274,6 @@ class SessionDetailScreen(Screen[None]):
     def _hw_label(payload: Any) -> str:
         compact = {k: v for k, v in dict(payload).items() if k != "type"}
         return json.dumps(compact, ensure_ascii=False, separators=(",", ":"))[:40]
-
-    @staticmethod
-    def _verdict(perf: Performance, seq: int, offset: float | None, undone: bool, kind: str) -> str:
-        if kind == "hw":
-            return _("raw event")
-        if undone:
-            return _("undone")
-        if perf.aborted:
-            return _("discarded (aborted)")
-        if seq in perf.voided:
-            return _("voided")
-        if offset is not None and offset < 0:
-            return _("false start")
-        if offset is not None and perf.length_ms is not None and offset > perf.length_ms:
-            return _("too late")
-        return _("counted")
 
     # ------------------------------------------------------------------ actions
 
