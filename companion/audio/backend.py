@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -258,9 +259,12 @@ def _silent_for(exc: BaseException) -> SilentBackend:
 def open_backend(prefer: str | None = None) -> AudioBackend:
     """``simpleaudio`` if ALSA's default PCM opens, else a :class:`SilentBackend`.
 
-    ``prefer="silent"`` forces silence (``--no-sound``); ``"simpleaudio"`` or None
-    try the device. Never raises and never writes to the terminal.
+    ``prefer="silent"`` forces silence; ``"simpleaudio"`` tries the device; None
+    reads ``COMPANION_AUDIO`` (same values) and otherwise tries the device.
+    Never raises for a missing device and never writes to the terminal.
     """
+    if prefer is None:
+        prefer = os.environ.get("COMPANION_AUDIO", "").strip().lower() or None
     if prefer is not None and prefer not in ("simpleaudio", "silent"):
         raise ValueError(f"unknown audio backend {prefer!r}: use 'simpleaudio' or 'silent'")
     if prefer == "silent":

@@ -59,6 +59,7 @@ def alsa_env(tmp_path: Path, asoundrc: str) -> dict[str, str]:
         PYTHONFAULTHANDLER="1",
     )
     env.pop("ALSA_CONFIG_PATH", None)
+    env.pop("COMPANION_AUDIO", None)
     return env
 
 

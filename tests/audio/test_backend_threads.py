@@ -169,3 +169,11 @@ def test_silent_reason_follows_the_language() -> None:
 def test_unknown_backend_name_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown audio backend"):
         open_backend("pulse")
+
+
+def test_environment_variable_forces_silence(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_AUDIO", "silent")
+    assert open_backend().name == "silent"
+    monkeypatch.setenv("COMPANION_AUDIO", "bogus")
+    with pytest.raises(ValueError, match="unknown audio backend"):
+        open_backend()
