@@ -351,7 +351,10 @@ def main(argv: list[str] | None = None) -> int:
             if not backend.available:
                 print(f"backend is silent: {backend.reason}", file=sys.stderr)
                 return 1
-            print(f"open_backend(): {backend.name}, {open_ms:.0f} ms (includes the probe)")
+            print(
+                f"open_backend(): {backend.name}, {open_ms:.0f} ms (includes the probe); "
+                f"its latency estimate: {(backend.latency_s or 0) * 1000:.0f} ms"
+            )
 
             tone2 = tone_wav(tmp / "tone2.wav", 2.0)
             tone10 = tone_wav(tmp / "tone10.wav", 10.0)

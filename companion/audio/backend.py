@@ -100,6 +100,7 @@ class SilentBackend:
     """
 
     name = "silent"
+    latency_s: float | None = None  # nothing plays, nothing to measure
 
     def __init__(self, reason: str = "", **params: Any) -> None:
         self._reason = _Reason(reason or N_("Sound is off."), **params)
@@ -131,6 +132,8 @@ class SimpleaudioBackend:
     name = "simpleaudio"
 
     def __init__(self, module: Any) -> None:
+        #: Output latency measured when the device was opened (seconds), or None.
+        self.latency_s: float | None = None
         self._sa = module
         self._lock = threading.Lock()
         self._current: Any = None  # simpleaudio.PlayObject
@@ -280,13 +283,18 @@ def open_backend(prefer: str | None = None) -> AudioBackend:
             N_("The simpleaudio module cannot be loaded ({detail}); the countdown still runs."),
             detail=_short(exc),
         )
+    started = time.monotonic()
     try:
         probe = simpleaudio.play_buffer(_PROBE, 1, 2, _PROBE_RATE)
     except Exception as exc:
         return _silent_for(exc)
     # Let the 20 ms of silence finish before anyone opens the device again: a card
     # without a mixer would be "busy", and a ``file`` PCM would be truncated under it.
-    deadline = time.monotonic() + 1.0
+    deadline = started + 1.0
     while _playing(probe) and time.monotonic() < deadline:
-        time.sleep(0.005)
-    return SimpleaudioBackend(simpleaudio)
+        time.sleep(0.002)
+    backend = SimpleaudioBackend(simpleaudio)
+    # Open + play out 20 ms + drain: how long the output path holds a sound. An
+    # upper bound of the delay between the countdown and what the table hears.
+    backend.latency_s = max(0.0, time.monotonic() - started - len(_PROBE) / 2 / _PROBE_RATE)
+    return backend

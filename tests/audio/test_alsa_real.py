@@ -19,7 +19,8 @@ from pathlib import Path
 from companion.audio.backend import open_backend
 
 backend = open_backend()
-result = {"name": backend.name, "available": backend.available, "reason": backend.reason}
+result = {"name": backend.name, "available": backend.available, "reason": backend.reason,
+          "latency": backend.latency_s}
 if backend.available:
     backend.play(Path(sys.argv[1]))
     deadline = time.monotonic() + 30
@@ -79,6 +80,7 @@ def test_simpleaudio_writes_the_exact_frames_to_the_alsa_device(
     assert result["name"] == "simpleaudio"
     assert result["available"] is True
     assert result["reason"] == ""
+    assert isinstance(result["latency"], float) and result["latency"] >= 0.0
     assert result["finished"] is True
     assert stderr == b""
     with wave.open(str(capture), "rb") as w:
