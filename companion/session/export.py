@@ -816,12 +816,12 @@ def export_text(
     if fmt == "csv":
         return csv_text(results, lang, tz)
     if fmt == "bgstats":
-        plays = (
-            bgstats_document(results, tz)
-            if one
-            else [bgstats_play(r, tz) for r in results if r.finished]
-        )
-        return json.dumps(plays, ensure_ascii=False, indent=1) + "\n"
+        if one:
+            return json.dumps(bgstats_document(results, tz), ensure_ascii=False, indent=1) + "\n"
+        # Many plays: one compact play per line (indenting uses the slow pure-Python
+        # encoder, and a list of thousands of plays is not read by eye anyway).
+        lines = [json.dumps(bgstats_play(r, tz), ensure_ascii=False) for r in results if r.finished]
+        return "[\n" + ",\n".join(lines) + "\n]\n" if lines else "[]\n"
     raise ExportError(
         N_("Unknown export format {format}: use json, csv or bgstats."), format=json.dumps(fmt)
     )

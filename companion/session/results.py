@@ -310,9 +310,14 @@ def query_results(
 ) -> list[SessionResult]:
     """Sessions matching ``flt``, newest first (``limit``/``offset`` for paging)."""
     where, args = _where(store, flt or HistoryFilter(), tz)
-    sql = _SELECT + where + " ORDER BY s.started_at DESC, s.id"
+    order = " ORDER BY s.started_at DESC, s.id"
     if limit:
-        sql += f" LIMIT {int(limit)} OFFSET {int(offset)}"
+        # Page first, then look into the log: SQLite would otherwise compute the
+        # per-session sub-selects for every matching row before sorting.
+        page = f"SELECT s.* FROM sessions s{where}{order} LIMIT {int(limit)} OFFSET {int(offset)}"
+        sql = _SELECT.replace("FROM sessions s", f"FROM ({page}) s") + order
+    else:
+        sql = _SELECT + where + order
     return [build_result(*row) for row in store.conn.execute(sql, args)]
 
 

@@ -1,0 +1,208 @@
+"""History at scale: 10,000 sessions; open the history screen, statistics, exports.
+
+    .venv/bin/python benchmarks/history_bench.py [--sessions 10000] [--runs 3] [--db PATH]
+
+Sessions are real score-pad games (their logs replay): 2 to 6 players, 3 to 8
+rounds of one score per player, a host "end", a few undo/redo pairs and
+abandoned or unfinished ones mixed in. They are generated with the rules and
+written in one transaction (``Store.import_sessions``) so generation takes
+seconds, not one fsync per entry. Each measurement is the median of ``--runs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from companion.rules.base import action_to_json, seat_players  # noqa: E402
+from companion.rules.scorepad import GAME as SCOREPAD  # noqa: E402
+from companion.rules.scorepad import CloseRound, EndGame, Score  # noqa: E402
+from companion.session import export as ex  # noqa: E402
+from companion.session.detail import session_detail  # noqa: E402
+from companion.session.results import query_results  # noqa: E402
+from companion.session.stats import compute, head_to_head  # noqa: E402
+from companion.session.store import Entry, SessionRow, Store  # noqa: E402
+
+NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus", "小明", "小红", "阿强", "Hal", "Ida"]
+
+
+def stamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def make_session(rng: random.Random, index: int, start: datetime) -> tuple[SessionRow,
+                                                                           list[Entry]]:
+    names = rng.sample(NAMES, rng.randint(2, 6))
+    players = seat_players(names)
+    options = SCOREPAD.check_options({"highest_wins": rng.random() < 0.8})
+    state = SCOREPAD.setup(players, options)
+    fate = rng.random()
+    rounds = rng.randint(3, 8)
+    entries: list[Entry] = []
+    t = start
+    seq = 0
+
+    def add(kind: str, payload: dict[str, Any]) -> None:
+        nonlocal seq, t
+        seq += 1
+        t += timedelta(seconds=rng.randint(5, 90))
+        entries.append(Entry(seq, kind, payload, stamp(t), seq * 1_000_000_000))
+
+    for _r in range(rounds):
+        for p in players:
+            action = Score(p.id, rng.randint(0, 12))
+            state = SCOREPAD.apply(state, action)
+            add("action", action_to_json(action))
+        if rng.random() < 0.1:  # a mistake, undone and redone
+            add("undo", {"undoes": seq})
+            add("redo", {"redoes": seq - 1})
+        state = SCOREPAD.apply(state, CloseRound())
+        add("action", action_to_json(CloseRound()))
+    status = "finished"
+    outcome = None
+    if fate < 0.05:
+        status = "abandoned"
+    elif fate < 0.08:
+        status = "active"
+    else:
+        state = SCOREPAD.apply(state, EndGame())
+        add("action", action_to_json(EndGame()))
+        found = SCOREPAD.outcome(state)
+        outcome = found.to_json() if found else None
+    row = SessionRow(id=f"bench-{index:05d}", game="scorepad", options=options,
+                     players=players, started_at=stamp(start),
+                     ended_at=entries[-1].at if outcome else None, outcome=outcome,
+                     status=status)
+    return row, entries
+
+
+def generate(store: Store, count: int, seed: int = 7) -> int:
+    rng = random.Random(seed)
+    start = datetime(2024, 1, 1, 19, 0, tzinfo=UTC)
+    items = [make_session(rng, i, start + timedelta(hours=6 * i)) for i in range(count)]
+    store.import_sessions(items)
+    return sum(len(e) for _r, e in items)
+
+
+CPU: list[float] = []
+"""CPU seconds of the last ``timed`` call's runs (less sensitive to a busy machine)."""
+
+
+def timed(fn: Callable[[], Any], runs: int) -> tuple[float, Any]:
+    times = []
+    CPU.clear()
+    result = None
+    for _ in range(runs):
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+        CPU.append(time.process_time() - c0)
+    return statistics.median(times), result
+
+
+async def open_history_screen(db: Path, runs: int) -> list[float]:
+    """Headless app: press h on the home screen until the table holds every row."""
+    from textual.widgets import DataTable
+
+    from companion.ui.app import make_app
+    from companion.ui.history import HistoryScreen
+
+    out = []
+    for _ in range(runs):
+        app = make_app(db, lang="zh")
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.pause()
+            if app.screen.__class__.__name__ == "ResumeDialog":
+                await pilot.press("escape")
+                await pilot.pause()
+            t0 = time.perf_counter()
+            await pilot.press("h")
+            screen = app.screen
+            while not isinstance(screen, HistoryScreen):
+                await pilot.pause()
+                screen = app.screen
+            table = screen.query_one("#history-table", DataTable)
+            while table.row_count < len(screen.results) or not screen.results:
+                await pilot.pause()
+            await pilot.pause()  # first paint of the filled table
+            out.append(time.perf_counter() - t0)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sessions", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--db", type=Path, help="database file (default: a temporary one)")
+    args = parser.parse_args()
+    # On the project's disk (not a tmpfs /tmp), like a real data folder; removed at the end.
+    folder = Path(tempfile.mkdtemp(prefix="history-bench-", dir=ROOT.parent))
+    db = args.db or folder / "history.sqlite3"
+    store = Store.open(db)
+    t0 = time.perf_counter()
+    n_entries = generate(store, args.sessions)
+    print(f"generated {args.sessions} sessions, {n_entries} entries in "
+          f"{time.perf_counter() - t0:.1f} s")
+    runs = args.runs
+    ids = [r.id for r in query_results(store)]
+
+    rows = []
+
+    def report(what: str, seconds: float, extra: str = "", cpu: bool = True) -> None:
+        rows.append((what, seconds, extra))
+        cpu_ms = f"cpu {statistics.median(CPU) * 1000:7.0f} ms" if cpu and CPU else " " * 14
+        print(f"{what:<52} wall {seconds * 1000:7.0f} ms  {cpu_ms}  {extra}")
+
+    secs, results = timed(lambda: query_results(store), runs)
+    report("query all session results (SQL)", secs, f"{len(results)} rows")
+    secs, stats = timed(lambda: compute(query_results(store)), runs)
+    report("compute all statistics (query + compute)", secs,
+           f"{len(stats.players)} players, {stats.plays} plays")
+    secs, _h = timed(lambda: head_to_head(query_results(store), "Ann", "小明"), runs)
+    report("head-to-head of two players (query + fold)", secs)
+    secs, detail = timed(lambda: session_detail(store, ids[len(ids) // 2]), runs)
+    report("open one session's detail (replay + fold)", secs, f"{len(detail.entries)} entries")
+    csv_path = folder / "all.csv"
+    secs, _ = timed(lambda: ex.write_atomic(csv_path, ex.export_text(store, ids, "csv")), runs)
+    report("export all to CSV (atomic write)", secs,
+           f"{csv_path.stat().st_size / 1e6:.1f} MB")
+    json_path = folder / "all.json"
+    secs, _ = timed(lambda: ex.write_atomic(json_path, ex.export_text(store, ids, "json")),
+                    runs)
+    report("export all to JSON (atomic write)", secs,
+           f"{json_path.stat().st_size / 1e6:.1f} MB")
+    bg_path = folder / "all.bgstats.json"
+    secs, _ = timed(lambda: ex.write_atomic(bg_path, ex.export_text(store, ids, "bgstats")),
+                    runs)
+    report("export all to BG Stats JSON", secs)
+
+    def import_all() -> int:
+        target = folder / f"import-{time.perf_counter_ns()}.sqlite3"
+        with Store.open(target) as fresh:
+            return len(ex.import_file(fresh, json_path).added)
+
+    secs, added = timed(import_all, 1)
+    report("import the JSON into an empty DB (replays all)", secs, f"{added} sessions")
+    store.close()
+    screen = asyncio.run(open_history_screen(db, runs))
+    report("open the history screen (h → table filled, painted)", statistics.median(screen),
+           "runs: " + ", ".join(f"{s:.2f}s" for s in screen), cpu=False)
+    shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
