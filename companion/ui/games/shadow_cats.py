@@ -180,6 +180,8 @@ class ShadowCatsScreen(GameScreen):
 
     def refresh_view(self) -> None:
         state = self.game
+        if state.phase == "setup" and self.draft.source is None:
+            self._load_roster()  # undone back to the setup: read the roster again
         lang = self.companion.lang
         self.query_one("#sc-phase", Static).update(self._phase_text(state))
         self.query_one(BoardView).show(self._board_state(state), lang)
@@ -962,11 +964,12 @@ class ShadowCatsScreen(GameScreen):
             return
         lang = self.companion.lang
         own = state.seat(pid).character
-        in_play = [s.character for s in state.seats if s.character != own]
+        in_play = {s.character for s in state.seats}
+        ordered = sorted(state.roster.characters, key=lambda c: c.id not in in_play)
         choices = [
             (c.id, choice_label([c.display_name(lang), element_text(c.element)]))
-            for c in state.roster.characters
-            if c.id in in_play
+            for c in ordered
+            if c.id != own
         ]
 
         def chosen(cid: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -136,6 +136,10 @@ class BoardView(Grid):
     BoardView .pad { column-span: 1; height: 5; }
     """
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._painted: dict[int, str] = {}
+
     def compose(self) -> ComposeResult:
         cells = [f"slot-{i}" for i in GRID_ORDER]
         yield Static("", classes="pad")
@@ -156,9 +160,12 @@ class BoardView(Grid):
         )
         for slot in range(SLOTS):
             cell = self.query_one(f"#slot-{slot}", Static)
-            colour = colour_of(colours[slot])
-            cell.styles.border = ("heavy", colour)
-            cell.styles.background = colour.with_alpha(0.25)
+            if self._painted.get(slot) != colours[slot]:
+                # Only when the colour changes: restyling every refresh re-lays the grid.
+                colour = colour_of(colours[slot])
+                cell.styles.border = ("heavy", colour)
+                cell.styles.background = colour.with_alpha(0.25)
+                self._painted[slot] = colours[slot]
             where = _("centre") if slot == CENTRE else _("slot {n}").format(n=slot)
             cell.border_title = f"{where} · {colours[slot]}"
             if not state.layout:
