@@ -28,6 +28,7 @@ from companion.ui.history_format import (
     number,
     progress_label,
     side_label,
+    source_label,
     status_label,
     when,
 )
@@ -258,7 +259,11 @@ class SessionDetailScreen(Screen[None]):
                 counted = press.verdict == "counted"
                 order += counted
                 unc = press.payload.get("uncertainty_ns")
-                source = press.payload.get("source") if press.kind == "action" else _("hardware")
+                source = (
+                    source_label(str(press.payload.get("source", "")))
+                    if press.kind == "action"
+                    else _("hardware")
+                )
                 who = names.get(press.player or "", "") or self._hw_label(press.payload)
                 table.add_row(
                     str(order) if counted else "",

@@ -106,7 +106,7 @@ def scores_text(res: SessionResult) -> str:
     if res.has_scores:
         return " · ".join(f"{p.name} {number(p.value)}" for p in res.players)
     sides = sorted({p.side for p in res.players if p.winner and p.side})
-    return " · ".join(sides)
+    return " · ".join(side_label(side) for side in sides)
 
 
 SIDE_LABELS: Mapping[str, str] = {
@@ -118,6 +118,17 @@ SIDE_LABELS: Mapping[str, str] = {
     "blue": N_("blue"),
     "neutral": N_("neutral"),
 }
+
+
+SOURCE_LABELS: Mapping[str, str] = {
+    "keyboard": N_("keyboard"),
+    "button-box": N_("button box"),
+}
+
+
+def source_label(source: str) -> str:
+    """Where a Tadaa! press came from."""
+    return _(SOURCE_LABELS[source]) if source in SOURCE_LABELS else source
 
 
 def side_label(side: str) -> str:
