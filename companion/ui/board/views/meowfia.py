@@ -166,9 +166,7 @@ class MeowfiaView(BoardView):
         title = _("Reckoning {n}").format(n=ballot.reckoning)
         if ballot.number > 1:
             title += " · " + _("revote {n}").format(n=ballot.number - 1)
-        table = Table(
-            box=None, padding=(0, 2, 0, 0), title=title, title_style="bold", show_header=False
-        )
+        table = Table(box=None, padding=(0, 2, 0, 0), show_header=False)
         table.add_column(vertical="middle")
         table.add_column(justify="right", vertical="middle")
         totals = ballot.totals()
@@ -184,7 +182,9 @@ class MeowfiaView(BoardView):
         status = Text(
             _("{voted} of {total} have voted").format(voted=voted, total=len(ballot.voters))
         )
-        return Group(table, Text(""), status, self._ballot_result(ballot))
+        return Group(
+            Text(title, style="bold"), table, Text(""), status, self._ballot_result(ballot)
+        )
 
     def _ballot_result(self, ballot: Ballot) -> Text:
         state = self.meowfia

@@ -149,7 +149,7 @@ class ShadowCatsView(BoardView):
                     Panel(
                         here,
                         title=self.location_name(location),
-                        width=26,
+                        width=30,
                         height=6,
                         border_style=colour_style(colours[slot]),
                     )
