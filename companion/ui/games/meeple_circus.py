@@ -70,6 +70,7 @@ from companion.ui.game_screen import GameScreen
 from companion.ui.games.meeple_circus_dialogs import SOURCE_SHORT, ScoreDialog
 from companion.ui.widgets.countdown import Countdown, format_remaining
 from companion.ui.widgets.key_choice import KeyChoice, KeyChoiceDialog
+from companion.ui.widgets.tadaa_panel import TadaaPanel
 
 MS = 1_000_000
 NS_PER_S = 1_000_000_000
@@ -99,7 +100,7 @@ STATUS_LABELS = {
     "false-start": N_("false start"),
     "too-late": N_("too late"),
     "repeat": N_("repeat (no effect)"),
-    "voided": N_("voided"),
+    "voided": N_("voided by the host"),
     "discarded": N_("aborted attempt"),
     "uncertain-start": N_("at the start? host decides"),
     "uncertain-end": N_("at the end? host decides"),
@@ -200,6 +201,7 @@ class MeepleCircusScreen(GameScreen):
         Binding("e", "score_next", N_("Score")),
         Binding("h", "host_pick", N_("Host picks")),
         Binding("n", "next_act", N_("Next act")),
+        Binding("B", "map_buttons", N_("Tadaa buttons")),
     ]
 
     PHASE_ACTIONS: ClassVar[dict[str, set[str]]] = {
@@ -247,7 +249,13 @@ class MeepleCircusScreen(GameScreen):
                     yield Static("", id="mc-order")
                     yield Countdown(id="mc-countdown")
                     yield Static("", id="mc-track")
-                    yield Vertical(id="mc-hardware")
+                    with Vertical(id="mc-hardware"):
+                        yield TadaaPanel(
+                            self.session,
+                            self.receive_press,
+                            performance=lambda: self.circus.performance,
+                            speed_tokens=lambda: self.circus.act_number in SPEED_TOKEN_ACTS,
+                        )
                     yield Static("", id="mc-tadaa")
                     yield Static("", id="mc-undecided")
                 yield Static("", id="mc-evaluation", classes="mc-pane")
@@ -782,6 +790,9 @@ class MeepleCircusScreen(GameScreen):
 
         self.companion.write(lambda: self.session.act(action), done)
 
+    def action_map_buttons(self) -> None:
+        self.query_one(TadaaPanel).open_mapping()
+
     # ------------------------------------------------------------------ presses
 
     def receive_press(self, press: Press) -> None:
@@ -839,11 +850,12 @@ class MeepleCircusScreen(GameScreen):
         music = self.current_music()
         if not self._dry_run(StartPerformance(self.clock_ns(), music.length_ns, music.track_id)):
             return
-        self._starting = True
         if music.path is None:
             self.play_cue("start")
+            self._starting = True
             self._submit_start(self.clock_ns(), music)
             return
+        self._starting = True
         path = music.path
         audio = self.audio
         app = self.app

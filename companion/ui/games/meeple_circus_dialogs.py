@@ -50,9 +50,9 @@ SOURCE_LABELS = {
 
 SOURCE_SHORT = {
     "demands": N_("Demands"),
-    "blue": N_("Blue"),
-    "yellow": N_("Yellow"),
-    "red": N_("Red"),
+    "blue": N_("Blue (ground)"),
+    "yellow": N_("Yellow (air)"),
+    "red": N_("Red (height)"),
     "speed": N_("Speed"),
     "guest_stars": N_("Guests"),
     "challenges": N_("Challenges"),
