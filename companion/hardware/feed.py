@@ -89,3 +89,9 @@ class PressFeed:
             return
         self.delivered += 1
         self.deliver(to_press(dp, pid))
+
+    def close(self) -> None:
+        """Stop listening (the hub may live on for another screen)."""
+        with self._lock:
+            if self._on_press in self.hub.press_listeners:
+                self.hub.press_listeners.remove(self._on_press)

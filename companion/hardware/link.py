@@ -548,7 +548,7 @@ class TadaaHub:
                 if msg.code == "BOOT":  # we spoke to an older boot: ask who it is
                     link.write(proto.cmd_info())
         for press in emit:
-            for listener in self.press_listeners:
+            for listener in list(self.press_listeners):
                 listener(press)
 
     def _hello(self, link: DeviceLink, hello: proto.Hello, arrival: int) -> list[DevicePress]:

@@ -1,0 +1,159 @@
+"""The Tadaa buttons inside a game screen: device status, photo finish, press routing.
+
+Design decisions:
+
+* The panel owns the connection to the buttons for as long as it is mounted: it
+  uses the app's hub when one is set (``app.tadaa_hub``: tests, or a host who
+  started one) and otherwise starts its own on the ports of the settings file
+  plus the usual USB names. ``COMPANION_TADAA=off`` switches the buttons off.
+* Presses reach the screen's ``receive_press`` on the UI thread
+  (``app.call_from_thread``); the raw event went to the session log first, on the
+  reader thread (``LiveSession.record_hardware`` is thread-safe), so the log holds
+  every press even if the screen refuses it.
+* The screen stays the one place that decides: the panel only renders (device
+  status every 0.25 s, the photo finish when the performance changes) and lights
+  the first finisher's LED steady and the second's blinking.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+
+from companion.hardware.config import TadaaConfig
+from companion.hardware.feed import PressFeed
+from companion.hardware.link import DevicePress, TadaaHub
+from companion.i18n import _
+from companion.rules.meeple_circus.actions import Press
+from companion.rules.meeple_circus.timing import Performance, judge
+from companion.session.live import LiveSession
+from companion.ui.widgets.device_status import DeviceStatusLine
+from companion.ui.widgets.photo_finish import PhotoFinish
+
+REFRESH_S = 0.25
+
+
+class TadaaPanel(Vertical):
+    DEFAULT_CSS = "TadaaPanel { height: auto; }"
+
+    def __init__(
+        self,
+        session: LiveSession,
+        receive_press: Callable[[Press], None],
+        *,
+        performance: Callable[[], Performance | None] = lambda: None,
+        speed_tokens: Callable[[], bool] = lambda: True,
+        hub: TadaaHub | None = None,
+        config: TadaaConfig | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.session = session
+        self.receive_press = receive_press
+        self.performance = performance
+        self.speed_tokens = speed_tokens
+        self.hub = hub
+        self.config = config
+        self.feed: PressFeed | None = None
+        self.note = ""
+        self._own_hub = False
+        self._leds: tuple[Any, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        yield DeviceStatusLine(id="tadaa-status")
+        yield PhotoFinish(id="tadaa-photo")
+
+    def on_mount(self) -> None:
+        try:
+            self.config = self.config or TadaaConfig.load()
+        except ValueError as exc:
+            self.config = TadaaConfig()
+            self.note = str(exc)
+        hub = self.hub or getattr(self.app, "tadaa_hub", None)
+        if hub is None and os.environ.get("COMPANION_TADAA", "on").lower() != "off":
+            hub = TadaaHub(self.config.ports).start()
+            self._own_hub = True
+        elif hub is None:
+            self.note = _("Tadaa buttons are switched off (COMPANION_TADAA=off).")
+        self.hub = hub
+        if hub is not None:
+            self.feed = PressFeed(
+                hub,
+                self.config,
+                players=lambda: self.session.players,
+                deliver=self._deliver,
+                record=self._record,
+                on_unassigned=self._unassigned,
+            )
+        self.set_interval(REFRESH_S, self.refresh_panel)
+        self.refresh_panel()
+
+    def on_unmount(self) -> None:
+        if self.feed is not None:
+            self.feed.close()
+        if self._own_hub and self.hub is not None:
+            threading.Thread(target=self.hub.stop, name="tadaa-hub-stop", daemon=True).start()
+
+    # ------------------------------------------------------------------ from the hub thread
+
+    def _record(self, payload: dict[str, Any], mono_ns: int) -> object:
+        return self.session.record_hardware(payload, mono_ns)
+
+    def _deliver(self, press: Press) -> None:
+        self._on_ui(self.receive_press, press)
+
+    def _unassigned(self, dp: DevicePress) -> None:
+        self._on_ui(
+            self.app.notify,
+            _(
+                "Button {button} of {serial} has no player yet: press B to assign the buttons."
+            ).format(button=dp.button, serial=dp.serial[-8:]),
+        )
+
+    def _on_ui(self, fn: Callable[..., Any], *args: Any) -> None:
+        # RuntimeError: the app is closing; the raw event is in the log already.
+        with contextlib.suppress(RuntimeError):
+            self.app.call_from_thread(fn, *args)
+
+    # ------------------------------------------------------------------ on the UI thread
+
+    def refresh_panel(self) -> None:
+        statuses = self.hub.status() if self.hub is not None else []
+        self.query_one(DeviceStatusLine).show(statuses, self.note)
+        perf = self.performance()
+        self.query_one(PhotoFinish).show(perf, self.session.players, self.speed_tokens())
+        self._update_leds(perf)
+
+    def _update_leds(self, perf: Performance | None) -> None:
+        if self.hub is None or self.config is None:
+            return
+        leds: tuple[Any, ...] = ()
+        if perf is not None and perf.presses:
+            order = judge(perf, speed_tokens=False).order
+            names = {p.id: p.name for p in self.session.players}
+            for mode, group in zip((1, 2), order, strict=False):
+                for pid in group:
+                    where = self.config.button_of(names.get(pid, ""))
+                    if where is not None:
+                        leds += ((where, mode),)
+        if leds == self._leds:
+            return
+        self._leds = leds
+        for status in self.hub.status():
+            self.hub.led(status.serial, 0, 0)
+        for (serial, button), mode in leds:
+            self.hub.led(serial, button, mode)
+
+    def open_mapping(self) -> None:
+        from companion.ui.widgets.button_map import ButtonMapScreen
+
+        if self.feed is None or self.config is None:
+            self.app.notify(self.note or _("No Tadaa buttons."), severity="warning")
+            return
+        self.app.push_screen(ButtonMapScreen(self.feed, self.config, self.session.players))
