@@ -51,8 +51,7 @@ def whole_game() -> list[Action]:
         actions.append(action)
 
     do(Start("p1", "p4"))
-    for round_no, found in enumerate(["empty", "contraband", "empty", "contraband",
-                                      "contraband"]):
+    for round_no, found in enumerate(["empty", "contraband", "empty", "contraband", "contraband"]):
         do(SmugglingDone())
         current = state.current_round
         assert current is not None

@@ -66,13 +66,20 @@ async def press(pilot, app: CompanionApp, *keys: str) -> None:
         await app.settle()
 
 
-async def smuggle_and_open(pilot, app, screen, building: str, found: str) -> None:
-    """Narration through to "placement done", everyone questioned, one building opened."""
-    await press(pilot, app, *["space"] * 6)  # six prompts; the last space confirms
+async def smuggle_and_open(
+    pilot, app, screen, building: str, found: str, full: bool = False
+) -> None:
+    """Smuggling confirmed, a building opened; ``full``: every prompt and question too."""
+    if full:
+        await press(pilot, app, *["space"] * 6)  # six prompts; the last space confirms
+    else:
+        await press(pilot, app, "d")
     assert state_of(screen).phase == "inspection"
-    current = state_of(screen).current_round
-    assert current is not None
-    await press(pilot, app, *["q"] * len(current.order))
+    if full:
+        current = state_of(screen).current_round
+        assert current is not None
+        await press(pilot, app, *["q"] * len(current.order))
+        assert state_of(screen).current_round.next_to_question is None
     await press(pilot, app, "o", building, "c" if found == "contraband" else "e")
 
 
@@ -112,7 +119,7 @@ async def test_a_whole_six_player_game_to_a_police_win(tmp_path):
                 await smuggle_and_open(pilot, app, screen, "s", "empty")
                 assert state_of(screen).smuggles == 1
                 continue
-            await smuggle_and_open(pilot, app, screen, "e", "contraband")
+            await smuggle_and_open(pilot, app, screen, "e", "contraband", full=round_no == 1)
             assert state_of(screen).phase == "reckoning"
             ring = state_of(screen).ring
             assert f"{key_of(ring)} {NAMES[int(ring[1:]) - 1]}" in text_of(screen, "#mf-tracks")
