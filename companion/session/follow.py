@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.rules import GameInfo, find_game
-from companion.rules.base import Game, Outcome, RuleError
+from companion.rules.base import N_, Game, Outcome, RuleError
 from companion.session.log import Stacks
 from companion.session.store import Entry, SessionRow, Store, StoreError
 
@@ -44,12 +44,12 @@ Problem = tuple[str, dict[str, Any]]
 """An English template (marked ``N_`` where raised) and its parameters."""
 
 # The English templates of ``Snapshot.problem`` (the board translates them).
-NO_DATABASE = "No database at {path} yet; waiting for the host app to create it."
-DATABASE_BUSY = "The database is busy ({error}); retrying."
-DATABASE_UNUSABLE = "The database cannot be read: {error}"
-NO_SUCH_SESSION = "There is no session {session} in this database (yet)."
-GAME_UNKNOWN = "This session's game ({game}) is not known to this version of the companion."
-LOG_BROKEN = "Entry {seq} of this session does not replay: {error}"
+NO_DATABASE = N_("No database at {path} yet; waiting for the host app to create it.")
+DATABASE_BUSY = N_("The database is busy ({error}); retrying.")
+DATABASE_UNUSABLE = N_("The database cannot be read: {error}")
+NO_SUCH_SESSION = N_("There is no session {session} in this database (yet).")
+GAME_UNKNOWN = N_("This session's game ({game}) is not known to this version of the companion.")
+LOG_BROKEN = N_("Entry {seq} of this session does not replay: {error}")
 
 
 @dataclass(frozen=True)
@@ -220,8 +220,11 @@ class Follower:
     def _follow(self, store: Store) -> Problem | None:
         # The named session; else the active one; else (it just finished, or was
         # abandoned) the one on show, so its last entries and result still arrive.
-        target = (self.session_id or self._newest_active(store)
-                  or (self._folded.row.id if self._folded else None))
+        target = (
+            self.session_id
+            or self._newest_active(store)
+            or (self._folded.row.id if self._folded else None)
+        )
         if target is None:
             return None  # nothing to show yet: wait
         try:
