@@ -607,3 +607,16 @@ def test_every_action_round_trips_through_json() -> None:
     t = _play_to_the_end({"p1": 3})
     for action in t.actions:
         assert GAME.parse_action(action_to_json(action)) == action
+
+
+def test_every_action_in_the_docs_parses_and_every_action_is_documented() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).parents[2] / "docs" / "games" / "meeple-circus.md"
+    section = doc.read_text(encoding="utf-8").split("## Actions", 1)[1]
+    examples = [json.loads(m) for m in re.findall(r'`(\{"type"[^`]*\})`', section)]
+    for data in examples:
+        GAME.parse_action(data)
+    assert {d["type"] for d in examples} == set(GAME.action_types)
