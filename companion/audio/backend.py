@@ -247,7 +247,7 @@ def _error_code(exc: BaseException) -> int | None:
 
 def _silent_for(exc: BaseException) -> SilentBackend:
     code = _error_code(exc)
-    if code == -errno.ENOENT:
+    if code in (-errno.ENOENT, -errno.ENODEV):
         return SilentBackend(N_("No sound card found: no music, the countdown still runs."))
     if code == -errno.EBUSY:
         return SilentBackend(

@@ -115,6 +115,37 @@ def test_without_a_device_the_backend_is_silent_says_why_and_prints_nothing(
     assert stderr == b""
 
 
+APP = r"""
+import asyncio, json, sys
+from companion.ui.app import make_app
+
+async def main() -> None:
+    app = make_app(sys.argv[1], lang="zh")
+    async with app.run_test(size=(160, 50)) as pilot:
+        app.start_session("meeple-circus", ["Ann", "Bo", "Cy"], {})
+        await app.settle()
+        audio = app.audio  # opened by the app, inside the running screen
+        await pilot.pause()
+        print(json.dumps({"name": audio.name, "available": audio.available,
+                          "reason": audio.reason}, ensure_ascii=True))
+
+asyncio.run(main())
+"""
+
+
+def test_the_app_without_a_device_runs_silent_with_a_chinese_reason_and_a_clean_terminal(
+    tmp_path: Path,
+) -> None:
+    env = alsa_env(tmp_path, NO_SUCH_CARD)
+    result, stderr = run_child(APP, env, str(tmp_path / "app.sqlite3"))
+    assert result == {
+        "name": "silent",
+        "available": False,
+        "reason": "未找到声卡：不播放音乐，倒计时照常进行。",
+    }
+    assert stderr == b""
+
+
 def test_the_same_failure_without_the_handler_would_scribble_on_the_terminal(
     tmp_path: Path,
 ) -> None:
