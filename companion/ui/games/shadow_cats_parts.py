@@ -97,8 +97,24 @@ def identity_text(identity: str | None) -> Text:
 
 
 def element_text(element: str) -> str:
+    """``火 fire`` in English; the glyph alone where the word is the glyph (Chinese)."""
     word = _(ELEMENT_WORDS[element])
-    return word if element == "none" else f"{ELEMENT_GLYPHS[element]} {word}"
+    glyph = ELEMENT_GLYPHS[element]
+    return word if element == "none" or word == glyph else f"{glyph} {word}"
+
+
+COLOUR_WORDS = {
+    "brown": N_("brown"), "red": N_("red"), "green": N_("green"), "blue": N_("blue"),
+    "yellow": N_("yellow"), "purple": N_("purple"), "orange": N_("orange"),
+    "grey": N_("grey"), "gray": N_("grey"), "black": N_("black"), "white": N_("white"),
+    "pink": N_("pink"),
+}
+
+
+def colour_word(name: str) -> str:
+    """A roster colour name in the current language (unknown names as written)."""
+    word = COLOUR_WORDS.get(name.strip().lower())
+    return _(word) if word else name
 
 
 def hp_bar(hp: int, top: int, width: int = 12) -> Text:
@@ -167,7 +183,7 @@ class BoardView(Grid):
                 cell.styles.background = colour.with_alpha(0.25)
                 self._painted[slot] = colours[slot]
             where = _("centre") if slot == CENTRE else _("slot {n}").format(n=slot)
-            cell.border_title = f"{where} · {colours[slot]}"
+            cell.border_title = f"{where} · {colour_word(colours[slot])}"
             if not state.layout:
                 cell.update(Text(_("(not dealt yet)"), style="dim"))
                 continue
