@@ -669,7 +669,6 @@ def test_format_weight() -> None:
 
 def test_progress_label() -> None:
     assert GAME.progress_label(new_game()) == "setup"
-    assert GAME.progress_label(empty_round(started())) == (
-        "round 2 smuggling: smuggles 1/3, intercepts 0/3"
-    )
+    assert GAME.progress_label(empty_round(started())) == "round 2, smuggling"
+    assert GAME.progress_label(intercept(started())) == "round 1, reckoning"
     assert GAME.scores(started()) == {}

@@ -578,9 +578,18 @@ class Meowfia(Game[MeowfiaState]):
         return {}
 
     def progress_label(self, state: MeowfiaState) -> str:
-        if state.phase == "setup":
-            return "setup"
-        return (
-            f"round {state.round_number} {state.phase}: smuggles {state.smuggles}/3, "
-            f"intercepts {state.intercepts}/3"
-        )
+        """``"round 3, reckoning"``: the history groups by the round and translates both parts."""
+        phase = PROGRESS_PHASES[state.phase]
+        if state.round_number == 0:
+            return phase
+        return f"round {state.round_number}, {phase}"
+
+
+PROGRESS_PHASES = {
+    "setup": N_("setup"),
+    "smuggling": N_("smuggling"),
+    "inspection": N_("inspection"),
+    "reckoning": N_("reckoning"),
+    "over": N_("game over"),
+}
+"""Phase words of ``progress_label`` (English, translated by the history screen)."""
