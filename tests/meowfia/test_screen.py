@@ -176,6 +176,7 @@ async def test_a_meowfia_win_by_a_revote_after_a_tie(tmp_path):
         await press(pilot, app, "r")
         ballot = state_of(screen).ballot
         assert ballot is not None and ballot.number == 2 and ballot.casts == ()
+        assert "ballot 1: tie at 1" in text_of(screen, ".vote-title")
         undercover = "p5"
         await enter_ballot(pilot, app, screen, everyone_for(screen, undercover, "p2"))
         await press(pilot, app, "v", "u")

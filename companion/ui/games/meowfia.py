@@ -142,6 +142,14 @@ def grid_view(state: MeowfiaState, ballot: Ballot) -> GridView:
     title = _("Reckoning {k}, ballot {b}").format(k=ballot.reckoning, b=ballot.number)
     if ballot.number > 1:
         title += "  " + _("(revote)")
+        earlier = [b for b in state.ballots_of(ballot.reckoning) if b.number == ballot.number - 1]
+        if earlier and earlier[0].result == "tie":
+            tie = earlier[0]
+            title += "  ·  " + _("ballot {b}: tie at {total} between {names}").format(
+                b=tie.number,
+                total=format_weight(max(tie.totals().values(), default=Fraction(0))),
+                names=", ".join(seat_label(state, p) for p in tie.tied),
+            )
     entered = len(ballot.casts)
     if ballot.result == "tie":
         status = _(
