@@ -104,9 +104,17 @@ def element_text(element: str) -> str:
 
 
 COLOUR_WORDS = {
-    "brown": N_("brown"), "red": N_("red"), "green": N_("green"), "blue": N_("blue"),
-    "yellow": N_("yellow"), "purple": N_("purple"), "orange": N_("orange"),
-    "grey": N_("grey"), "gray": N_("grey"), "black": N_("black"), "white": N_("white"),
+    "brown": N_("brown"),
+    "red": N_("red"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "yellow": N_("yellow"),
+    "purple": N_("purple"),
+    "orange": N_("orange"),
+    "grey": N_("grey"),
+    "gray": N_("grey"),
+    "black": N_("black"),
+    "white": N_("white"),
     "pink": N_("pink"),
 }
 
@@ -147,9 +155,9 @@ class BoardView(Grid):
     """The seven slots with their location, colour and the characters standing there."""
 
     DEFAULT_CSS = """
-    BoardView { grid-size: 6 3; grid-gutter: 0 1; height: 15; width: 1fr; }
-    BoardView .slot { column-span: 2; height: 5; border: heavy $primary; padding: 0 1; }
-    BoardView .pad { column-span: 1; height: 5; }
+    BoardView { grid-size: 6 3; grid-gutter: 0 1; height: 18; width: 1fr; }
+    BoardView .slot { column-span: 2; height: 6; border: heavy $primary; padding: 0 1; }
+    BoardView .pad { column-span: 1; height: 6; }
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -191,14 +199,17 @@ class BoardView(Grid):
             sums = "/".join(str(s) for s in sums_for(location))
             text = Text(location_label(location), style="bold")
             text.append(f"  ({sums})", style="dim")
+            # Everyone on one flowing line: up to ten pieces fit in a cell this way.
+            text.append("\n")
             for seat in state.seats:
                 if seat.location != location:
                     continue
                 name = next(p.name for p in state.players if p.id == seat.player)
-                marker = "▶ " if seat.player == state.turn else "· "
-                text.append("\n" + marker + name, style="bold" if seat.alive else "dim strike")
-                if seat.alive:
-                    text.append(f" ♥{seat.hp}", style="dim")
+                piece = Text("▶" if seat.player == state.turn else "", style="bold yellow")
+                piece.append(name, style="bold" if seat.alive else "dim strike")
+                piece.append(f"♥{seat.hp}" if seat.alive else "💀", style="dim")
+                text.append_text(piece)
+                text.append("  ")
             cell.update(text)
 
 
