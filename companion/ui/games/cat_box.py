@@ -72,6 +72,9 @@ class CatBoxScreen(GameScreen):
         Binding("d", "deal", N_("Deal")),
     ]
 
+    deal_error = ""
+    """The card file's problem when the last deal attempt failed (shown in the banner)."""
+
     def compose_game(self) -> ComposeResult:
         yield Static("", id="cb-banner", classes="phase-banner")
         yield Static("", id="cb-notice")
@@ -117,7 +120,11 @@ class CatBoxScreen(GameScreen):
         state = self.box
         banner = self.query_one("#cb-banner", Static)
         if not state.dealt:
-            banner.update(_("Not dealt yet: press d to deal the cards."))
+            banner.update(
+                Text(self.deal_error, style="bold red")
+                if self.deal_error
+                else Text(_("Not dealt yet: press d to deal the cards."))
+            )
             for index in range(DISPLAY):
                 self.query_one(f"#cb-card-{index}", Static).update("")
             self.query_one("#cb-players", DataTable).clear()
@@ -216,9 +223,11 @@ class CatBoxScreen(GameScreen):
         try:
             deal = deal_for(self.session.players, self.session.options, self.rng)
         except RuleError as error:
-            self.query_one("#cb-banner", Static).update(Text(error.render(_), style="bold red"))
+            self.deal_error = error.render(_) + "  " + _("(fix the file, then press d)")
+            self.query_one("#cb-banner", Static).update(Text(self.deal_error, style="bold red"))
             self.notify(error.render(_), severity="error", title=_("Card file"), timeout=15)
             return
+        self.deal_error = ""
         self.submit(deal)
 
     def action_roll(self) -> None:
