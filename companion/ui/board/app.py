@@ -35,7 +35,7 @@ from companion.ui.board.views import view_class
 from companion.ui.board.views.base import BoardView
 from companion.ui.translate import translate_bindings
 
-POLL_INTERVAL = 0.05
+POLL_INTERVAL = 0.02
 """Seconds between two ``PRAGMA data_version`` checks (cheap: no table is read)."""
 TICK_INTERVAL = 0.1
 """Seconds between two redraws of running clocks."""
@@ -151,6 +151,8 @@ class BoardApp(App[None]):
             else:
                 parts.append(_("Following live"))
             parts.append(_("session {id}").format(id=session.id[:8]))
+            # The newest entry shown: the table can see the board is current.
+            parts.append(_("entry {n}").format(n=snapshot.last_seq))
         status.update("  ·  ".join(parts))
 
     def _tick(self) -> None:
