@@ -29,7 +29,7 @@ import re
 import sys
 import time
 import wave
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,23 +68,47 @@ EXP_STEPS = 64  # table entries per time constant
 EXP_TABLE = np.array([_q(math.exp(-i / EXP_STEPS)) for i in range(EXP_STEPS * 14)] + [0.0])
 
 
-def harmonic_table(amps: Iterable[float]) -> np.ndarray:
-    """One cycle of sum(a_n sin(n x)), peak 1, plus a guard sample for interpolation."""
+Timbre = tuple[float, ...]  # harmonic amplitudes, fundamental first
+
+_TABLES: dict[tuple[Timbre, int], np.ndarray] = {}
+
+
+def harmonic_table(amps: Timbre, keep: int | None = None) -> np.ndarray:
+    """One cycle of sum(a_n sin(n x)) over the first ``keep`` harmonics, plus a guard
+    sample for interpolation. Scaled by the full timbre's peak, so that dropping the
+    top harmonics of a high note does not make it louder.
+    """
+    keep = len(amps) if keep is None else keep
+    key = (amps, keep)
+    cached = _TABLES.get(key)
+    if cached is not None:
+        return cached
     idx = np.arange(TABLE_N)
-    table = np.zeros(TABLE_N)
-    for n, a in enumerate(amps, start=1):
-        if a:
-            table += a * SINE[(idx * n) % TABLE_N]
-    table /= np.abs(table).max()
-    return np.append(table, table[0])
+
+    def cycle(count: int) -> np.ndarray:
+        table = np.zeros(TABLE_N)
+        for n, a in enumerate(amps[:count], start=1):
+            if a:
+                table += a * SINE[(idx * n) % TABLE_N]
+        return table
+
+    table = cycle(keep) / np.abs(cycle(len(amps))).max()
+    _TABLES[key] = out = np.append(table, table[0])
+    return out
+
+
+def band_limited(amps: Timbre, top_hz: float) -> np.ndarray:
+    """The timbre without the harmonics that would fold back above 0.45 x the rate."""
+    keep = max(1, min(len(amps), int(0.45 * SR / top_hz)))
+    return harmonic_table(amps, keep)
 
 
 SINE_T = np.append(SINE, SINE[0])
-BRIGHT_BRASS = harmonic_table([1, 0.9, 0.8, 0.66, 0.52, 0.4, 0.3, 0.22, 0.15, 0.1, 0.06])
-MELLOW_BRASS = harmonic_table([1, 0.55, 0.3, 0.15, 0.07, 0.03])
-TUBA = harmonic_table([1, 0.75, 0.45, 0.28, 0.16, 0.08, 0.04])
-CLARINET = harmonic_table([1, 0.04, 0.5, 0.03, 0.3, 0.02, 0.16, 0.01, 0.08])
-REED = harmonic_table([1, 0.35, 0.55, 0.25, 0.3, 0.12, 0.15, 0.06])
+BRIGHT_BRASS: Timbre = (1, 0.9, 0.8, 0.66, 0.52, 0.4, 0.3, 0.22, 0.15, 0.1, 0.06)
+MELLOW_BRASS: Timbre = (1, 0.55, 0.3, 0.15, 0.07, 0.03)
+TUBA: Timbre = (1, 0.75, 0.45, 0.28, 0.16, 0.08, 0.04)
+CLARINET: Timbre = (1, 0.04, 0.5, 0.03, 0.3, 0.02, 0.16, 0.01, 0.08)
+REED: Timbre = (1, 0.35, 0.55, 0.25, 0.3, 0.12, 0.15, 0.06)
 
 
 def midi_inc(midi: float) -> int:
@@ -167,8 +191,8 @@ def glide_incs(n: int, inc_a: int, inc_b: int, glide_frac: float = 0.7) -> np.nd
 class Brass:
     """A brass voice: bright attack fading to a mellower sustain, vibrato on long notes."""
 
-    bright: np.ndarray
-    mellow: np.ndarray
+    bright: Timbre
+    mellow: Timbre
     attack_s: float = 0.025
     sustain: float = 0.72
     release_s: float = 0.07
@@ -198,8 +222,10 @@ class Brass:
         else:
             incs = inc
         ph = phases(n, incs)
-        bright = lookup(self.bright, ph)
-        mellow = lookup(self.mellow, ph)
+        top = max(midi, glide_to if glide_to is not None else midi)
+        top_hz = 440.0 * 2.0 ** ((top - 69) / 12.0) * (1.0 + 2 * self.vibrato)
+        bright = lookup(band_limited(self.bright, top_hz), ph)
+        mellow = lookup(band_limited(self.mellow, top_hz), ph)
         a = self.attack_s
         w = envelope(
             n, [(0.0, 0.95), (a, 1.0), (a + 0.18, self.brightness), (1e9, self.brightness)]

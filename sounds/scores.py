@@ -329,7 +329,8 @@ GRAND_FINALE = Piece(
         ),
         "A": Strain(
             _join(_fa1, _fa2, _fa1, _fa3),
-            "Eb | Eb | Fm | Bb7 | Bb7 | Bb7 | F7 | Bb7 | Eb | Eb | Fm | Bb7 | Eb | Ab | Bb7 | Eb",
+            "Eb | Eb | Fm | Bb7 | Bb7 | Bb7 | F7 | Bb7 | "
+            "Eb | Eb | Fm | Bb7 | Eb | Ab Bb7 | Bb7 | Eb",
             "Eb",
         ),
         "B": Strain(
