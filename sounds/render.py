@@ -159,7 +159,7 @@ def noise(n: int, seed: int) -> np.ndarray:
 def fade_out(sig: np.ndarray, fade_s: float = 0.03) -> np.ndarray:
     """A linear fade over the last ``fade_s``: a decay cut short must not click."""
     k = min(len(sig), int(fade_s * SR))
-    sig[len(sig) - k :] *= np.linspace(1.0, 0.0, k)
+    sig[len(sig) - k :] *= ramp(1.0, 0.0, k)
     return sig
 
 
@@ -168,7 +168,21 @@ def envelope(n: int, points: list[tuple[float, float]]) -> np.ndarray:
     t = np.arange(n, dtype=np.float64) * (1.0 / SR)
     xs = np.array([p[0] for p in points])
     ys = np.array([p[1] for p in points])
-    return np.interp(t, xs, ys)
+    # Not np.interp: its C loop computes slope * (x - xp) + fp, which a compiler may
+    # fuse into one FMA on some architectures; separate ufuncs are never fused.
+    slopes = (ys[1:] - ys[:-1]) / (xs[1:] - xs[:-1])
+    j = np.clip(np.searchsorted(xs, t, side="right") - 1, 0, len(xs) - 2)
+    return slopes[j] * (t - xs[j]) + ys[j]
+
+
+def ramp(start: float, stop: float, n: int) -> np.ndarray:
+    """``n`` evenly spaced values from ``start`` to ``stop`` inclusive (np.linspace's
+    arithmetic, written out so that a NumPy release cannot change the bytes)."""
+    if n <= 1:
+        return np.array([start][:n])
+    y = np.arange(n, dtype=np.float64) * ((stop - start) / (n - 1)) + start
+    y[-1] = stop
+    return y
 
 
 # ---------------------------------------------------------------------------------
@@ -183,8 +197,8 @@ def vibrato_incs(n: int, inc: int, delay_s: float, depth: float, rate_hz: float)
 
 def glide_incs(n: int, inc_a: int, inc_b: int, glide_frac: float = 0.7) -> np.ndarray:
     g = max(1, int(n * glide_frac))
-    ramp = np.concatenate([np.linspace(0.0, 1.0, g), np.ones(n - g)])
-    return np.round(inc_a + (inc_b - inc_a) * ramp).astype(np.int64)
+    shape = np.concatenate([ramp(0.0, 1.0, g), np.ones(n - g)])
+    return np.round(inc_a + (inc_b - inc_a) * shape).astype(np.int64)
 
 
 @dataclass(frozen=True)
