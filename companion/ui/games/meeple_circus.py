@@ -34,10 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Group
-from rich.errors import StyleSyntaxError
-from rich.style import Style
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -62,61 +58,24 @@ from companion.rules.meeple_circus.actions import (
     VoidPress,
 )
 from companion.rules.meeple_circus.game import parse_music_setting
-from companion.rules.meeple_circus.state import SOURCES, SPEED_TOKEN_ACTS, CircusState
-from companion.rules.meeple_circus.timing import Attempt, Verdict
+from companion.rules.meeple_circus.state import SPEED_TOKEN_ACTS, CircusState
+from companion.rules.meeple_circus.timing import Attempt
 from companion.session.live import Change, LiveSession
 from companion.ui.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
 from companion.ui.game_screen import GameScreen
-from companion.ui.games.meeple_circus_dialogs import SOURCE_SHORT, ScoreDialog
+from companion.ui.games import meeple_circus_views as views
+from companion.ui.games.meeple_circus_dialogs import ScoreDialog
 from companion.ui.widgets.countdown import Countdown, format_remaining
 from companion.ui.widgets.key_choice import KeyChoice, KeyChoiceDialog
 from companion.ui.widgets.tadaa_panel import TadaaPanel
 
-MS = 1_000_000
 NS_PER_S = 1_000_000_000
-KEYBOARD_UNCERTAINTY_NS = 20 * MS
+KEYBOARD_UNCERTAINTY_NS = 20 * views.MS
 """Half-width of a keyboard press's time interval (see the module docstring)."""
 TICK_S = 0.1
 FALLBACK_LENGTH_S = 120
 """A plain countdown's length when no track can be read (the official tracks' ~2 min)."""
-PLAYER_KEYS = ("1", "2", "3", "4", "5")
 CHOICE_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
-
-ACT_NAMES = {
-    1: N_("First rehearsal"),
-    2: N_("Second rehearsal"),
-    3: N_("Grand show"),
-}
-PHASE_NAMES = {
-    "first-player": N_("Choosing the first player"),
-    "preparation": N_("Preparation"),
-    "performance": N_("Performance"),
-    "evaluation": N_("Evaluation"),
-    "end": N_("End of act"),
-    "over": N_("Final standings"),
-}
-STATUS_LABELS = {
-    "counted": N_("Tadaa!"),
-    "false-start": N_("false start"),
-    "too-late": N_("too late"),
-    "repeat": N_("repeat (no effect)"),
-    "voided": N_("voided by the host"),
-    "discarded": N_("aborted attempt"),
-    "uncertain-start": N_("at the start? host decides"),
-    "uncertain-end": N_("at the end? host decides"),
-    "not-performer": N_("not performing (no effect)"),
-}
-STATUS_STYLES = {
-    "counted": "bold green",
-    "false-start": "bold red",
-    "too-late": "bold yellow",
-    "repeat": "dim",
-    "voided": "strike dim",
-    "discarded": "strike dim",
-    "uncertain-start": "bold magenta",
-    "uncertain-end": "bold magenta",
-    "not-performer": "dim",
-}
 
 
 @dataclass(frozen=True)
@@ -157,28 +116,6 @@ def music_from_setting(setting: str, act: int) -> Music:
     return Music(track.title, round(track.duration_s * NS_PER_S), track.path, track.id)
 
 
-def _name_text(name: str, colour: str | None) -> Text:
-    """The player's name after a dot in their ring colour (plain if Rich cannot draw it)."""
-    text = Text()
-    if colour:
-        try:
-            text.append("● ", style=Style.parse(colour.strip().lower()))
-        except StyleSyntaxError:
-            text.append("● ")
-    text.append(name)
-    return text
-
-
-def format_ms(ns: int) -> str:
-    return _("{ms} ms").format(ms=f"{ns / MS:.1f}")
-
-
-def format_elapsed(ns: int) -> str:
-    sign = "-" if ns < 0 else ""
-    seconds, rest = divmod(abs(ns), NS_PER_S)
-    return f"{sign}{seconds // 60}:{seconds % 60:02d}.{rest // MS:03d}"
-
-
 class MeepleCircusScreen(GameScreen):
     """The host's view of a Meeple Circus game."""
 
@@ -187,7 +124,7 @@ class MeepleCircusScreen(GameScreen):
         Binding("1", "player_key(0)", N_("Player keys"), key_display="1-5"),
         *(
             Binding(key, f"player_key({i})", N_("Player keys"), show=False)
-            for i, key in enumerate(PLAYER_KEYS[1:], start=1)
+            for i, key in enumerate(views.PLAYER_KEYS[1:], start=1)
         ),
         Binding("r", "random_first", N_("Random first player")),
         Binding("p", "prepare", N_("Prepared")),
@@ -290,14 +227,20 @@ class MeepleCircusScreen(GameScreen):
     # ------------------------------------------------------------------ bindings
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        for actions in self.PHASE_ACTIONS.values():
-            if action in actions:
-                allowed = self.PHASE_ACTIONS.get(self.circus.phase, set())
-                if action == "player_key" and parameters:
-                    index = parameters[0]
-                    if not isinstance(index, int) or index >= len(self.circus.players):
-                        return False
-                return action in allowed
+        """Show (and allow) only the keys that mean something in this phase."""
+        if not any(action in actions for actions in self.PHASE_ACTIONS.values()):
+            return True  # undo, redo, home, the hardware panel's keys…
+        state = self.circus
+        if action not in self.PHASE_ACTIONS.get(state.phase, set()):
+            return False
+        if action == "player_key":
+            index = parameters[0] if parameters else 0
+            if not isinstance(index, int) or index >= len(state.players):
+                return False
+            if state.phase == "end":
+                return state.pending_pick is not None
+        if action == "host_pick":
+            return state.pending_pick is not None
         return True
 
     # ------------------------------------------------------------------ rendering
@@ -306,7 +249,7 @@ class MeepleCircusScreen(GameScreen):
         state = self.circus
         self.refresh_bindings()
         self._render_banner(state)
-        self.query_one("#mc-players", Static).update(self._players_table(state))
+        self.query_one("#mc-players", Static).update(views.players_table(state))
         pane = {
             "first-player": "mc-first",
             "preparation": "mc-prep",
@@ -324,95 +267,37 @@ class MeepleCircusScreen(GameScreen):
             "performance",
         )
         if state.phase == "first-player":
-            self.query_one("#mc-first", Static).update(self._first_view(state))
+            self.query_one("#mc-first", Static).update(views.first_view(state))
         elif state.phase == "preparation":
-            self.query_one("#mc-prep", Static).update(self._prep_view(state))
+            self.query_one("#mc-prep", Static).update(views.prep_view(state))
         elif state.phase == "performance":
             self._render_performance(state)
         elif state.phase == "evaluation":
-            self.query_one("#mc-evaluation", Static).update(self._evaluation_view(state))
+            self.query_one("#mc-evaluation", Static).update(views.evaluation_view(state))
         elif state.phase == "end":
-            self.query_one("#mc-end", Static).update(self._end_view(state))
+            self.query_one("#mc-end", Static).update(views.end_view(state))
         else:
-            self.query_one("#mc-final", Static).update(self._final_view(state))
-        self.query_one("#mc-hint", Static).update(self._hint(state))
+            self.query_one("#mc-final", Static).update(
+                views.final_view(state, self.session.outcome)
+            )
+        self.query_one("#mc-hint", Static).update(views.hint(state))
         self._reconcile_audio()
         self.tick()
 
     def _render_banner(self, state: CircusState) -> None:
         if state.phase == "over":
-            text = _(PHASE_NAMES["over"])
+            text = _(views.PHASE_NAMES["over"])
         else:
             act = state.act_number
             text = _("Act {n} · {name} · {phase}").format(
-                n=act, name=_(ACT_NAMES[act]), phase=_(PHASE_NAMES[state.phase])
+                n=act, name=_(views.ACT_NAMES[act]), phase=_(views.PHASE_NAMES[state.phase])
             )
             if state.act is not None:
                 first = self.session.player(state.act.first_player).name
                 text += "  ·  " + _("first player: {name}").format(name=first)
+            if act == 3 and state.fun_technical:
+                text += "  ·  " + _("with Fun and Technical challenges")
         self.query_one("#mc-banner", Static).update(text)
-
-    def _players_table(self, state: CircusState) -> Table:
-        table = Table(title=_("Players"), expand=True, show_edge=False, pad_edge=False)
-        table.add_column(_("Key"), justify="center", width=3)
-        table.add_column(_("Player"), ratio=1)
-        table.add_column(_("Act"), justify="right")
-        table.add_column(_("Total"), justify="right")
-        totals = state.totals()
-        act = state.act
-        verdict = state.verdict()
-        for index, player in enumerate(state.players):
-            act_points = ""
-            if act is not None:
-                score = act.score_of(player.id)
-                token = act.token_of(player.id)
-                if score is not None:
-                    act_points = str(score.total)
-                elif token:
-                    act_points = f"+{token}"
-                elif verdict is not None and verdict.tokens and player.id in verdict.tokens:
-                    act_points = f"+{verdict.tokens[player.id]}"
-            name = _name_text(player.name, player.colour)
-            if state.performer == player.id:
-                name.append(" ▶", style="bold")
-            table.add_row(
-                Text(f"[{PLAYER_KEYS[index]}]", style="bold"),
-                name,
-                act_points,
-                Text(str(totals[player.id]), style="bold"),
-            )
-        return table
-
-    def _first_view(self, state: CircusState) -> Text:
-        return Text(
-            _(
-                "Who saw a circus most recently? That player starts act 1.\n\n"
-                "Press that player's key, or r to let the companion pick at random."
-            )
-        )
-
-    def _prep_view(self, state: CircusState) -> Table:
-        act = state.act
-        assert act is not None
-        table = Table(
-            title=_("Preparation: one component tile and one program card each"),
-            expand=True,
-            show_edge=False,
-        )
-        table.add_column("", width=2)
-        table.add_column(_("Player"))
-        table.add_column(_("Done"))
-        due = state.next_to_prepare()
-        for pid in state.preparation_order():
-            player = self.session.player(pid)
-            done = pid in act.prepared
-            mark = "✓" if done else ("▶" if pid == due else "")
-            table.add_row(
-                mark,
-                _name_text(player.name, player.colour),
-                _("done") if done else (_("now") if pid == due else ""),
-            )
-        return table
 
     # ------------------------------------------------------------------ performance view
 
@@ -454,9 +339,9 @@ class MeepleCircusScreen(GameScreen):
         verdict = state.verdict()
         assert verdict is not None
         self.query_one("#mc-tadaa", Static).update(
-            self._tadaa_table(verdict, state.act_number in SPEED_TOKEN_ACTS)
+            views.tadaa_table(state, verdict, state.act_number in SPEED_TOKEN_ACTS)
         )
-        self.query_one("#mc-undecided", Static).update(self._undecided_text(state))
+        self.query_one("#mc-undecided", Static).update(views.undecided_text(state))
 
     def _track_line(self, attempt: Attempt | None) -> Text:
         line = Text()
@@ -483,195 +368,7 @@ class MeepleCircusScreen(GameScreen):
             line.append("\n" + music.note, style="yellow")
         return line
 
-    def _tadaa_table(self, verdict: Verdict, with_tokens: bool) -> Table:
-        """Counted presses in Tadaa order (gap to the previous in ms), then the rest."""
-        table = Table(title=_("Tadaa! order"), expand=True, show_edge=False)
-        table.add_column(_("Place"), justify="right")
-        table.add_column(_("Player"))
-        table.add_column(_("Counts as"))
-        if with_tokens:
-            table.add_column(_("Token"), justify="right")
-        table.add_column(_("Time"), justify="right")
-        table.add_column(_("Gap"), justify="right")
-        table.add_column(_("Source"))
-        table.add_column("#", justify="right")
-        ranked = sorted(
-            (j for j in verdict.presses if j.rank is not None), key=lambda j: j.rank or 0
-        )
-        others = sorted(
-            (j for j in verdict.presses if j.rank is None), key=lambda j: j.press.host_ns
-        )
-        tokens = verdict.tokens or {}
-        for j in [*ranked, *others]:
-            player = self.session.player(j.press.player)
-            place = "" if j.rank is None else (f"{j.rank}=" if j.tied_with else str(j.rank))
-            if j.tied_with:
-                status = Text(_("too close to call"), style="bold magenta")
-            else:
-                status = Text(_(STATUS_LABELS[j.status]), style=STATUS_STYLES[j.status])
-            token = tokens.get(j.press.player) if j.status == "counted" else None
-            source = "⌨" if j.press.source == "keyboard" else "🔘"
-            row: list[str | Text] = [place, _name_text(player.name, player.colour), status]
-            if with_tokens:
-                row.append(Text(f"+{token}", style="bold") if token else "")
-            row += [
-                format_elapsed(j.elapsed_ns) if j.elapsed_ns is not None else "—",
-                ("+" + format_ms(j.gap_ns)) if j.gap_ns is not None else "",
-                f"{source} ±{format_ms(j.press.uncertainty_ns)}",
-                str(j.index + 1),
-            ]
-            table.add_row(*row)
-        return table
-
-    def _undecided_text(self, state: CircusState) -> Text:
-        verdict = state.verdict()
-        if verdict is None or not verdict.undecided:
-            return Text()
-        text = Text(_("The host must decide (t):") + " ", style="bold magenta")
-        parts = []
-        for item in verdict.undecided:
-            kind, _sep, what = item.partition(":")
-            if kind == "press":
-                j = verdict.presses[int(what)]
-                parts.append(
-                    _("press #{n} by {name}: inside the music or not?").format(
-                        n=int(what) + 1, name=self.session.player(j.press.player).name
-                    )
-                )
-            else:
-                names = ", ".join(self.session.player(p).name for p in what.split(","))
-                parts.append(_("who was first among {names}?").format(names=names))
-        text.append("; ".join(parts))
-        return text
-
     # ------------------------------------------------------------------ other views
-
-    def _evaluation_view(self, state: CircusState) -> Table:
-        act = state.act
-        assert act is not None
-        table = Table(
-            title=_("Evaluation of act {n}").format(n=act.number), expand=True, show_edge=False
-        )
-        table.add_column(_("Key"), justify="center", width=3)
-        table.add_column(_("Player"))
-        for source in SOURCES:
-            table.add_column(_(SOURCE_SHORT[source]), justify="right")
-        table.add_column(_("Act"), justify="right")
-        table.add_column(_("Total"), justify="right")
-        totals = state.totals()
-        for index, player in enumerate(state.players):
-            score = act.score_of(player.id)
-            cells: list[str | Text] = [
-                f"[{PLAYER_KEYS[index]}]",
-                _name_text(player.name, player.colour),
-            ]
-            if score is None:
-                token = act.token_of(player.id)
-                cells += ["—"] * len(SOURCES)
-                cells[2 + SOURCES.index("speed")] = str(token) if token else "—"
-                cells += [Text(_("to score"), style="italic"), str(totals[player.id])]
-            else:
-                breakdown = score.breakdown()
-                cells += [str(breakdown[s]) for s in SOURCES]
-                cells += [
-                    Text(str(score.total), style="bold"),
-                    Text(str(totals[player.id]), style="bold"),
-                ]
-            table.add_row(*cells)
-        return table
-
-    def _end_view(self, state: CircusState) -> Group:
-        act = state.act
-        assert act is not None
-        summary = Table(
-            title=_("Act {n} is over").format(n=act.number), expand=True, show_edge=False
-        )
-        summary.add_column(_("Player"))
-        summary.add_column(_("This act"), justify="right")
-        summary.add_column(_("Total"), justify="right")
-        totals = state.totals()
-        for player in state.players:
-            score = act.score_of(player.id)
-            summary.add_row(
-                _name_text(player.name, player.colour),
-                str(score.total if score else 0),
-                str(totals[player.id]),
-            )
-        prompt = Text()
-        if act.next_first_player is not None:
-            name = self.session.player(act.next_first_player).name
-            prompt.append(
-                _("{name} has the fewest points and becomes the first player.").format(name=name)
-                + "\n",
-                style="bold",
-            )
-            prompt.append(
-                _(
-                    "{name} removes one public demand card from the game and turns up "
-                    "the next card of that colour. Then press n for act {n}."
-                ).format(name=name, n=act.number + 1)
-            )
-        elif state.pending_pick is not None:
-            names = ", ".join(self.session.player(p).name for p in state.pending_pick.candidates)
-            why = (
-                _("no birth dates to find the youngest")
-                if state.pending_pick.reason == "no-birth-dates"
-                else _("same birth date")
-            )
-            prompt.append(
-                _("Tie for the fewest points: {names} ({why}).").format(names=names, why=why)
-                + "\n",
-                style="bold magenta",
-            )
-            prompt.append(_("The host picks the first player: press h or that player's key."))
-        return Group(summary, Text(), prompt)
-
-    def _final_view(self, state: CircusState) -> Group:
-        outcome = self.session.outcome
-        table = Table(title=_("Final standings"), expand=True, show_edge=False)
-        table.add_column(_("Rank"), justify="right")
-        table.add_column(_("Player"))
-        for n in (1, 2, 3):
-            table.add_column(_("Act {n}").format(n=n), justify="right")
-        table.add_column(_("Total"), justify="right")
-        totals = state.totals()
-        ranks = outcome.ranks() if outcome else {}
-        shared = {r for r in ranks.values() if list(ranks.values()).count(r) > 1}
-        for pid in sorted(totals, key=lambda p: (ranks.get(p, 99), state.player_ids().index(p))):
-            player = self.session.player(pid)
-            rank = ranks.get(pid, 0)
-            label = str(rank) + (" " + _("(shared)") if rank in shared else "")
-            per_act = []
-            for act in state.acts:
-                score = act.score_of(pid)
-                per_act.append(str(score.total) if score else "0")
-            style = "bold reverse" if outcome and pid in outcome.winners else ""
-            table.add_row(
-                Text(label, style=style),
-                _name_text(player.name, player.colour),
-                *per_act,
-                Text(str(totals[pid]), style="bold"),
-            )
-        message = Text(outcome.render(_) if outcome else "", style="bold")
-        return Group(table, Text(), message)
-
-    def _hint(self, state: CircusState) -> str:
-        phase = state.phase
-        if phase == "first-player":
-            return _("1-5: that player starts · r: random · ctrl+z: undo")
-        if phase == "preparation":
-            return _("p: the player marked ▶ has taken a tile and a card · m: music · ctrl+z: undo")
-        if phase == "performance":
-            return _(
-                "s: start the music · 1-5: Tadaa! for that player · x: stop early · "
-                "a: abort (then s restarts) · v: void a press · t: settle · "
-                "f: finish · m: music"
-            )
-        if phase == "evaluation":
-            return _("1-5 or e: score a player · ctrl+z: undo")
-        if phase == "end":
-            return _("n: next act · h: host picks the first player on a tie")
-        return _("The game is over. ctrl+z: undo the last evaluation")
 
     # ------------------------------------------------------------------ clock and sound
 
@@ -927,8 +624,8 @@ class MeepleCircusScreen(GameScreen):
                 _("#{n} {name} at {time} ({status})").format(
                     n=j.index + 1,
                     name=self.session.player(j.press.player).name,
-                    time=format_elapsed(j.elapsed_ns) if j.elapsed_ns is not None else "—",
-                    status=_(STATUS_LABELS[j.status]),
+                    time=views.format_elapsed(j.elapsed_ns) if j.elapsed_ns is not None else "—",
+                    status=_(views.STATUS_LABELS[j.status]),
                 ),
             )
             for i, j in enumerate(verdict.presses[-len(CHOICE_KEYS) :])
@@ -957,7 +654,9 @@ class MeepleCircusScreen(GameScreen):
             edge = _("start") if j.status == "uncertain-start" else _("end")
             question = _(
                 "Press #{n} by {name} was within {unc} of the music's {edge}. Did it count?"
-            ).format(n=j.index + 1, name=name, unc=format_ms(j.press.uncertainty_ns), edge=edge)
+            ).format(
+                n=j.index + 1, name=name, unc=views.format_ms(j.press.uncertainty_ns), edge=edge
+            )
             choices = [
                 KeyChoice("y", "yes", _("yes: inside the music")),
                 KeyChoice(
