@@ -43,8 +43,7 @@ def stamp(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def make_session(rng: random.Random, index: int, start: datetime) -> tuple[SessionRow,
-                                                                           list[Entry]]:
+def make_session(rng: random.Random, index: int, start: datetime) -> tuple[SessionRow, list[Entry]]:
     names = rng.sample(NAMES, rng.randint(2, 6))
     players = seat_players(names)
     options = SCOREPAD.check_options({"highest_wins": rng.random() < 0.8})
@@ -82,10 +81,16 @@ def make_session(rng: random.Random, index: int, start: datetime) -> tuple[Sessi
         add("action", action_to_json(EndGame()))
         found = SCOREPAD.outcome(state)
         outcome = found.to_json() if found else None
-    row = SessionRow(id=f"bench-{index:05d}", game="scorepad", options=options,
-                     players=players, started_at=stamp(start),
-                     ended_at=entries[-1].at if outcome else None, outcome=outcome,
-                     status=status)
+    row = SessionRow(
+        id=f"bench-{index:05d}",
+        game="scorepad",
+        options=options,
+        players=players,
+        started_at=stamp(start),
+        ended_at=entries[-1].at if outcome else None,
+        outcome=outcome,
+        status=status,
+    )
     return row, entries
 
 
@@ -155,8 +160,10 @@ def main() -> int:
     store = Store.open(db)
     t0 = time.perf_counter()
     n_entries = generate(store, args.sessions)
-    print(f"generated {args.sessions} sessions, {n_entries} entries in "
-          f"{time.perf_counter() - t0:.1f} s")
+    print(
+        f"generated {args.sessions} sessions, {n_entries} entries in "
+        f"{time.perf_counter() - t0:.1f} s"
+    )
     runs = args.runs
     ids = [r.id for r in query_results(store)]
 
@@ -170,24 +177,23 @@ def main() -> int:
     secs, results = timed(lambda: query_results(store), runs)
     report("query all session results (SQL)", secs, f"{len(results)} rows")
     secs, stats = timed(lambda: compute(query_results(store)), runs)
-    report("compute all statistics (query + compute)", secs,
-           f"{len(stats.players)} players, {stats.plays} plays")
+    report(
+        "compute all statistics (query + compute)",
+        secs,
+        f"{len(stats.players)} players, {stats.plays} plays",
+    )
     secs, _h = timed(lambda: head_to_head(query_results(store), "Ann", "小明"), runs)
     report("head-to-head of two players (query + fold)", secs)
     secs, detail = timed(lambda: session_detail(store, ids[len(ids) // 2]), runs)
     report("open one session's detail (replay + fold)", secs, f"{len(detail.entries)} entries")
     csv_path = folder / "all.csv"
     secs, _ = timed(lambda: ex.write_atomic(csv_path, ex.export_text(store, ids, "csv")), runs)
-    report("export all to CSV (atomic write)", secs,
-           f"{csv_path.stat().st_size / 1e6:.1f} MB")
+    report("export all to CSV (atomic write)", secs, f"{csv_path.stat().st_size / 1e6:.1f} MB")
     json_path = folder / "all.json"
-    secs, _ = timed(lambda: ex.write_atomic(json_path, ex.export_text(store, ids, "json")),
-                    runs)
-    report("export all to JSON (atomic write)", secs,
-           f"{json_path.stat().st_size / 1e6:.1f} MB")
+    secs, _ = timed(lambda: ex.write_atomic(json_path, ex.export_text(store, ids, "json")), runs)
+    report("export all to JSON (atomic write)", secs, f"{json_path.stat().st_size / 1e6:.1f} MB")
     bg_path = folder / "all.bgstats.json"
-    secs, _ = timed(lambda: ex.write_atomic(bg_path, ex.export_text(store, ids, "bgstats")),
-                    runs)
+    secs, _ = timed(lambda: ex.write_atomic(bg_path, ex.export_text(store, ids, "bgstats")), runs)
     report("export all to BG Stats JSON", secs)
 
     def import_all() -> int:
@@ -200,8 +206,11 @@ def main() -> int:
     store.close()
     CPU.clear()
     screen = asyncio.run(open_history_screen(db, runs))
-    report("open the history screen (h → table filled, painted)", statistics.median(screen),
-           "runs: " + ", ".join(f"{s:.2f}s" for s in screen))
+    report(
+        "open the history screen (h → table filled, painted)",
+        statistics.median(screen),
+        "runs: " + ", ".join(f"{s:.2f}s" for s in screen),
+    )
     shutil.rmtree(folder, ignore_errors=True)
     return 0
 
