@@ -96,6 +96,7 @@ async def test_five_player_game_through_the_keys_to_a_team_win(tmp_path):
         await app.settle()
         state = screen.session.state
         assert state.phase == "start"
+        assert "Equipment deck: shuffle these 24 cards" in text_of(screen, "#sc-setup")
         order = [s.player for s in state.turn_order()]
         first = order[0]
 

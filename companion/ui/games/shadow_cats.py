@@ -196,6 +196,10 @@ class ShadowCatsScreen(GameScreen):
         if state.phase == "setup":
             setup.remove_class("hidden")
             setup.update(self._setup_text())
+        elif state.phase == "start":
+            # While start positions are rolled, the host builds the equipment deck.
+            setup.remove_class("hidden")
+            setup.update(self._deck_text(state, lang))
         else:
             setup.add_class("hidden")
         self.query_one("#sc-help", Static).update(self._help_text(state))
@@ -430,6 +434,24 @@ class ShadowCatsScreen(GameScreen):
                 for p, pair in zip(self.game.players, d.pairs, strict=False)
             )
             out.append(_("Dealt: {pairs}").format(pairs=dealt), style="dim")
+        return out
+
+    def _deck_text(self, state: ShadowState, lang: str) -> Text:
+        out = Text(
+            _("Equipment deck: shuffle these {count} cards").format(count=len(state.equipment_deck))
+            + "\n",
+            style="bold",
+        )
+        for kind in ("weapon", "armour"):
+            names = [
+                item.display_name(lang)
+                for iid in state.equipment_deck
+                if (item := state.item(iid)) is not None and item.kind == kind
+            ]
+            if names:
+                out.append(_(KIND_WORDS[kind]) + f" ({len(names)}): ", style="bold")
+                out.append("、".join(names) if lang.startswith("zh") else ", ".join(names))
+                out.append("\n")
         return out
 
     def _char_name(self, cid: str) -> str:
