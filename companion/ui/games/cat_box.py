@@ -167,7 +167,7 @@ class CatBoxScreen(GameScreen):
                 Text("\n").join(
                     [
                         head,
-                        check_lines(state, check, self.lang),
+                        check_lines(state, check, self.lang, envy=state.pending.envy is None),
                         Text(_("p: place or settle · v: envy · m: manual"), style="dim"),
                     ]
                 )

@@ -30,7 +30,7 @@ from textual.widgets import Label, Static
 from companion.i18n import N_, _
 from companion.rules.cat_box import CatBoxState, PendingRoll, RollCheck
 from companion.ui.dialogs import PromptDialog
-from companion.ui.games.cat_box_render import check_lines, dice_text
+from companion.ui.games.cat_box_render import check_lines, condition_label, dice_text
 from companion.ui.translate import translate_bindings
 
 COMMON = 3
@@ -148,7 +148,8 @@ class RollDialog(ModalScreen[RollResult | None]):
                 condition = self.state.card(card).slots[slot - 1]
                 options.append(f"[{key}] ", style="bold")
                 options.append(
-                    f"{self.state.card(card).display_name(self.lang)} {slot} ({condition})   "
+                    f"{self.state.card(card).display_name(self.lang)} {slot} "
+                    f"({condition_label(condition)})\n"
                 )
         self.query_one("#roll-choices", Static).update(options)
         self.query_one("#roll-keys", Label).update(self.key_help(check))

@@ -13,6 +13,7 @@ from rich.text import Text
 from companion.i18n import N_, _
 from companion.rules.base import Player, PlayerId
 from companion.rules.cat_box import BIG_TOKEN, CatBoxState, Notice, RollCheck
+from companion.rules.cat_box.conditions import ConditionError, Term, parse
 
 PALETTE = (
     "#e5484d",
@@ -54,6 +55,43 @@ STATUS = {
     "retired": N_("retired"),
 }
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+TERM_LABELS = {
+    "any": N_("any"),
+    "pair": N_("a pair"),
+    "two-pairs": N_("two pairs"),
+    "three-of-a-kind": N_("three of a kind"),
+    "four-of-a-kind": N_("four of a kind"),
+    "five-of-a-kind": N_("five of a kind"),
+    "kind": N_("{n} of a kind"),
+    "full-house": N_("full house"),
+    "straight": N_("straight of {n}"),
+    "has": N_("has {pips}"),
+    "no": N_("no {pips}"),
+    "distinct": N_("{n} different pips"),
+    "all-different": N_("all different"),
+    "all-odd": N_("all odd"),
+    "all-even": N_("all even"),
+    "sum": N_("sum {op} {n}"),
+}
+OPS = {">=": "≥", "<=": "≤", "=": "="}
+
+
+def condition_label(text: str) -> str:
+    """A tease condition in words of the current language (``pair & sum>=12`` →
+    ``a pair + sum ≥ 12``); the raw text if it does not parse."""
+    try:
+        condition = parse(text)
+    except ConditionError:
+        return text
+    return _(" or ").join(" + ".join(_term_label(t) for t in alt) for alt in condition.alternatives)
+
+
+def _term_label(term: Term) -> str:
+    return _(TERM_LABELS[term.word]).format(
+        n=term.number, pips=",".join(map(str, term.pips)), op=OPS.get(term.op, term.op)
+    )
 
 
 def colour_index(players: Sequence[Player], pid: PlayerId) -> int:
@@ -133,7 +171,7 @@ def card_panel(state: CatBoxState, card_id: str, lang: str, check: RollCheck | N
         elif check is not None and (card_id, number) in check.met:
             mark, style = "✓", "green"
         out.append(f"{mark}{number} ", style=style)
-        out.append(condition, style=style or "")
+        out.append(condition_label(condition), style=style or "")
         if holders:
             out.append(" ")
             for pid in holders:
@@ -154,8 +192,9 @@ def won_text(state: CatBoxState, pid: PlayerId, lang: str) -> str:
     )
 
 
-def check_lines(state: CatBoxState, check: RollCheck, lang: str) -> Text:
-    """The answer to a roll at once: bust or not, slots met, where a token may go, envy."""
+def check_lines(state: CatBoxState, check: RollCheck, lang: str, envy: bool = True) -> Text:
+    """The answer to a roll at once: bust or not, slots met, where a token may go, and
+    (unless ``envy`` is false: one was used this turn) the envy effects triggered."""
     name = state.name(check.player)
     held = state.seat(check.player).held
     out = Text()
@@ -207,7 +246,7 @@ def check_lines(state: CatBoxState, check: RollCheck, lang: str) -> Text:
         out.append(_("A token may go on: {slots}").format(slots=allowed), style="green")
     elif check.may_place:
         out.append(_("No slot takes a token now."), style="dim")
-    for card_id in check.envy_cards:
+    for card_id in check.envy_cards if envy else ():
         card = state.card(card_id)
         out.append("\n")
         out.append(

@@ -87,7 +87,7 @@ def format_elapsed(ns: int) -> str:
 
 def players_table(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Table:
     table = Table(title=_("Players"), expand=True, show_edge=False, pad_edge=False)
-    table.add_column(_("Key"), justify="center", width=3)
+    table.add_column(_("Key"), justify="center", no_wrap=True)
     table.add_column(_("Player"), ratio=1)
     table.add_column(_("Act"), justify="right")
     table.add_column(_("Total"), justify="right")
@@ -215,7 +215,7 @@ def evaluation_view(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Ta
     table = Table(
         title=_("Evaluation of act {n}").format(n=act.number), expand=True, show_edge=False
     )
-    table.add_column(_("Key"), justify="center", width=3)
+    table.add_column(_("Key"), justify="center", no_wrap=True)
     table.add_column(_("Player"))
     for source in SOURCES:
         table.add_column(_(SOURCE_SHORT[source]), justify="right")

@@ -67,6 +67,22 @@ PHASE_NAMES = {
 }
 BUILDING_NAMES = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West")}
 SIDE_NAMES = {"police": N_("Police"), "meowfia": N_("Meowfia")}
+GATED = frozenset(
+    {
+        "seat",
+        "next_prompt",
+        "smuggling_done",
+        "question",
+        "claim",
+        "open_building",
+        "revote",
+        "reveal",
+        "timer",
+        "manual",
+        "identify",
+    }
+)
+"""Actions offered only in some phases (hidden from the footer otherwise)."""
 
 # The smuggling phase as the rules text words it (偷渡), one prompt per step.
 SMUGGLING_STEPS = (
@@ -207,6 +223,8 @@ class MeowfiaScreen(GameScreen):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.prompt_step = 0
+        self._typed: list[tuple[str, Callable[[], None]]] = []
+        self._drain_timer: Timer | None = None
         self._seen: tuple[int, str] | None = None
         self._timer_end_ns: int | None = None
         self._timer_left_ns: int | None = None
@@ -449,7 +467,8 @@ class MeowfiaScreen(GameScreen):
 
     # ------------------------------------------------------------------ which keys apply
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def _allowed(self, action: str) -> bool:
+        """Whether a gated action makes sense in the current state."""
         state = self.mf
         ballot = state.ballot
         allowed: dict[str, Callable[[], bool]] = {
@@ -468,9 +487,39 @@ class MeowfiaScreen(GameScreen):
         check = allowed.get(action)
         return True if check is None else check()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in GATED and self._writes_pending():
+            # A key typed before the last commit landed is judged once it has.
+            return True
+        return self._allowed(action)
+
+    def _writes_pending(self) -> bool:
+        return bool(getattr(self.companion, "_inflight", 0))
+
+    def _queue_key(self, action: str, run: Callable[[], None]) -> None:
+        self._typed.append((action, run))
+        self._drain_keys()
+
+    def _drain_keys(self) -> None:
+        """Run typed keys in order, each against the state after the commits before it."""
+        self._drain_timer = None
+        while self._typed:
+            if self._writes_pending():
+                self._drain_timer = self._drain_timer or self.set_timer(0.01, self._drain_keys)
+                return
+            if self.app.screen is not self:
+                self._typed.clear()  # a dialog opened: later keys were meant for it
+                return
+            action, run = self._typed.pop(0)
+            if self._allowed(action):
+                run()
+
     # ------------------------------------------------------------------ the flow
 
     def action_seat(self, key: str) -> None:
+        self._queue_key("seat", lambda: self._do_seat(key))
+
+    def _do_seat(self, key: str) -> None:
         state = self.mf
         sheriff = self._seat_player(key)
         if sheriff is None:
@@ -487,16 +536,25 @@ class MeowfiaScreen(GameScreen):
         return None
 
     def action_next_prompt(self) -> None:
+        self._queue_key("next_prompt", self._do_next_prompt)
+
+    def _do_next_prompt(self) -> None:
         if self.prompt_step < len(SMUGGLING_STEPS) - 1:
             self.prompt_step += 1
             self._render_narration(self.mf)
         else:
-            self.action_smuggling_done()
+            self._do_smuggling_done()
 
     def action_smuggling_done(self) -> None:
+        self._queue_key("smuggling_done", self._do_smuggling_done)
+
+    def _do_smuggling_done(self) -> None:
         self.submit(SmugglingDone())
 
     def action_question(self) -> None:
+        self._queue_key("question", self._do_question)
+
+    def _do_question(self) -> None:
         current = self.mf.current_round
         if current is None or current.next_to_question is None:
             self.notify(_("Everyone has been questioned this round."), severity="warning")
@@ -504,6 +562,9 @@ class MeowfiaScreen(GameScreen):
         self.submit(Question(current.next_to_question))
 
     def action_claim(self) -> None:
+        self._queue_key("claim", self._do_claim)
+
+    def _do_claim(self) -> None:
         current = self.mf.current_round
         if current is None or current.next_to_question is None:
             self.notify(_("Everyone has been questioned this round."), severity="warning")
@@ -519,6 +580,9 @@ class MeowfiaScreen(GameScreen):
         )
 
     def action_open_building(self) -> None:
+        self._queue_key("open_building", self._do_open_building)
+
+    def _do_open_building(self) -> None:
         def result(building: str) -> Callable[[str | None], None]:
             def done(found: str | None) -> None:
                 if found is not None:
@@ -564,9 +628,15 @@ class MeowfiaScreen(GameScreen):
         self.submit(Retract(event.voter))
 
     def action_revote(self) -> None:
+        self._queue_key("revote", self._do_revote)
+
+    def _do_revote(self) -> None:
         self.submit(Revote())
 
     def action_reveal(self) -> None:
+        self._queue_key("reveal", self._do_reveal)
+
+    def _do_reveal(self) -> None:
         ballot = self.mf.ballot
         if ballot is None or ballot.accused is None:
             return
@@ -607,6 +677,9 @@ class MeowfiaScreen(GameScreen):
         )
 
     def action_identify(self) -> None:
+        self._queue_key("identify", self._do_identify)
+
+    def _do_identify(self) -> None:
         state = self.mf
         hidden = list(state.hidden)
 
@@ -637,6 +710,9 @@ class MeowfiaScreen(GameScreen):
     # ------------------------------------------------------------------ manual actions
 
     def action_manual(self) -> None:
+        self._queue_key("manual", self._do_manual)
+
+    def _do_manual(self) -> None:
         def chosen(kind: str | None) -> None:
             handlers: dict[str, Callable[[], None]] = {
                 "ring": lambda: self._manual_marker("ring"),
@@ -775,6 +851,9 @@ class MeowfiaScreen(GameScreen):
         return int(self.session.options.get(key) or 0)
 
     def action_timer(self) -> None:
+        self._queue_key("timer", self._do_timer)
+
+    def _do_timer(self) -> None:
         now = self.session.clock.monotonic_ns()
         if self._timer_end_ns is not None:  # running: pause
             self._timer_left_ns = max(0, self._timer_end_ns - now)
