@@ -103,7 +103,7 @@ class Standings(Widget):
         for row in self.rows:
             name = Text(row.name, style="bold reverse" if row.highlight else "bold")
             if row.mark:
-                name.append(" " + row.mark)
+                name.append(" " + row.mark, style="yellow")
             rank = Text(f"{row.rank}." if row.rank else "", style="dim")
             cells = [c if isinstance(c, Text) else Text(c) for c in row.cells]
             cells += [Text("")] * (len(self.headers) - len(cells))

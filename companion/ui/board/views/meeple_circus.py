@@ -25,7 +25,7 @@ from companion.i18n import _
 from companion.rules.meeple_circus.state import CircusState
 from companion.rules.meeple_circus.timing import Attempt, JudgedPress, Verdict
 from companion.session.follow import Snapshot
-from companion.ui.board.bigtext import BigNumber
+from companion.ui.board.bigtext import BigNumber, BigText
 from companion.ui.board.views.base import BoardView
 from companion.ui.board.widgets import Row, Standings, competition_ranks
 
@@ -173,11 +173,11 @@ class MeepleCircusView(BoardView):
             title=_("Tadaa! order"),
             title_style="bold",
         )
-        table.add_column("#", justify="right")
-        table.add_column(_("Player"))
-        table.add_column(_("Time"), justify="right")
-        table.add_column(_("Gap"), justify="right")
-        table.add_column("")
+        table.add_column("#", justify="right", vertical="middle")
+        table.add_column(_("Player"), vertical="middle")
+        table.add_column(_("Time"), justify="right", vertical="middle")
+        table.add_column(_("Gap"), justify="right", vertical="middle")
+        table.add_column("", vertical="middle")
         counted = sorted(
             (p for p in verdict.presses if p.rank is not None), key=lambda p: (p.rank or 0, p.index)
         )
@@ -188,8 +188,10 @@ class MeepleCircusView(BoardView):
                 note = _("too close to call — host decides")
             elif press.press.player in tokens:
                 note = _("speed token +{n}").format(n=tokens[press.press.player])
+            # Places in block figures while they fit (a table has at most 5 players).
+            place = BigText(str(press.rank), 1 if len(counted) <= 5 else 0, style="bold")
             table.add_row(
-                Text(str(press.rank), style="bold"),
+                place,
                 Text(self.name_of(press.press.player), style="bold"),
                 seconds(press.elapsed_ns) if press.elapsed_ns is not None else "",
                 f"+{seconds(press.gap_ns)}" if press.gap_ns is not None else "",
