@@ -22,14 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "cat_box"))
 
-from test_cat_box_properties import choose  # noqa: E402
+from test_cat_box_properties import choose
 
-from companion.rules.base import RuleError, seat_players  # noqa: E402
-from companion.rules.cat_box import GAME, CatBoxState, parse_card_file  # noqa: E402
-from companion.session.cat_box_cards import deal_for, default_card_text  # noqa: E402
-from companion.session.live import LiveSession  # noqa: E402
-from companion.session.log import replay  # noqa: E402
-from companion.session.store import Store  # noqa: E402
+from companion.rules.base import RuleError, seat_players
+from companion.rules.cat_box import GAME, CatBoxState, parse_card_file
+from companion.session.cat_box_cards import deal_for, default_card_text
+from companion.session.live import LiveSession
+from companion.session.log import replay
+from companion.session.store import Store
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal"]
 
@@ -63,13 +63,18 @@ def main() -> None:
         states, times = play(8 if seed % 2 else 4, seed)
         apply_times += times
         actions_per_game.append(len(times))
-        busy += [s for s in states if s.ended is None and sum(
-            len(slot) for d in s.display for slot in d.tokens) >= 6]
-    print(f"apply: {len(apply_times)} actions in 40 games (4 and 8 players), "
-          f"median {us(statistics.median(apply_times))}, "
-          f"p99 {us(sorted(apply_times)[int(len(apply_times) * 0.99)])}, "
-          f"max {us(max(apply_times))}; actions per game median "
-          f"{statistics.median(actions_per_game):.0f}")
+        busy += [
+            s
+            for s in states
+            if s.ended is None and sum(len(slot) for d in s.display for slot in d.tokens) >= 6
+        ]
+    print(
+        f"apply: {len(apply_times)} actions in 40 games (4 and 8 players), "
+        f"median {us(statistics.median(apply_times))}, "
+        f"p99 {us(sorted(apply_times)[int(len(apply_times) * 0.99)])}, "
+        f"max {us(max(apply_times))}; actions per game median "
+        f"{statistics.median(actions_per_game):.0f}"
+    )
     rng = random.Random(1)
     checks = []
     for state in busy[:2000]:
@@ -80,8 +85,10 @@ def main() -> None:
         start = time.perf_counter()
         state.check_roll(pid, common, rolled)
         checks.append(time.perf_counter() - start)
-    print(f"check_roll on displays with >= 6 tokens: {len(checks)} checks, median "
-          f"{us(statistics.median(checks))}, max {us(max(checks))}")
+    print(
+        f"check_roll on displays with >= 6 tokens: {len(checks)} checks, median "
+        f"{us(statistics.median(checks))}, max {us(max(checks))}"
+    )
     text = default_card_text()
     parses = []
     for _ in range(200):
@@ -92,8 +99,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=Path(__file__).resolve().parent) as folder:
         store = Store.open(Path(folder) / "bench.db")
         rng = random.Random(7)
-        live = LiveSession.start(store, "cat-box", seat_players(NAMES[:4]), {},
-                                 rng=random.Random(7))
+        live = LiveSession.start(
+            store, "cat-box", seat_players(NAMES[:4]), {}, rng=random.Random(7)
+        )
         commits = []
         live.act(deal_for(live.players, live.options, live.rng))
         while live.outcome is None:
@@ -111,9 +119,11 @@ def main() -> None:
         start = time.perf_counter()
         LiveSession.resume(store, live.id)
         resumed = time.perf_counter() - start
-        print(f"live game: {len(entries)} entries; act (rules + commit) median "
-              f"{statistics.median(commits) * 1e3:.2f} ms, max {max(commits) * 1e3:.1f} ms; "
-              f"replay {replayed * 1e3:.1f} ms; resume {resumed * 1e3:.1f} ms")
+        print(
+            f"live game: {len(entries)} entries; act (rules + commit) median "
+            f"{statistics.median(commits) * 1e3:.2f} ms, max {max(commits) * 1e3:.1f} ms; "
+            f"replay {replayed * 1e3:.1f} ms; resume {resumed * 1e3:.1f} ms"
+        )
         store.close()
 
 
