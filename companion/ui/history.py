@@ -36,7 +36,7 @@ from companion.session.results import (
 )
 from companion.session.store import Store
 from companion.ui.dialogs import ConfirmDialog
-from companion.ui.history_export import start_export
+from companion.ui.history_export import start_export, start_import
 from companion.ui.history_format import (
     duration,
     game_name,
@@ -69,6 +69,7 @@ class HistoryScreen(Screen[None]):
         Binding("r", "resume", N_("Resume")),
         Binding("a", "abandon", N_("Abandon")),
         Binding("x", "export", N_("Export")),
+        Binding("i", "import", N_("Import")),
         Binding("s", "stats", N_("Statistics")),
         Binding("escape", "back", N_("Back")),
     ]
@@ -273,6 +274,9 @@ class HistoryScreen(Screen[None]):
     def action_export(self) -> None:
         # Everything the filter matches, not only the rows loaded so far.
         start_export(self, self.store, query_ids(self.store, self.filter), single=False)
+
+    def action_import(self) -> None:
+        start_import(self, self.store, self.reload)
 
     def action_stats(self) -> None:
         from companion.ui.history_stats import StatsScreen

@@ -7,7 +7,7 @@ BG Stats links are shown in a dialog to copy, one per finished play.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import date
 from pathlib import Path
@@ -22,9 +22,11 @@ from textual.widgets import Label, TextArea
 from companion.i18n import N_, _, ngettext
 from companion.session.export import (
     ExportError,
+    ImportReport,
     bgstats_link,
     bgstats_play,
     export_text,
+    import_file,
     now_stamp,
     write_atomic,
 )
@@ -151,3 +153,37 @@ def _write(
         )
 
     app.write(job, done)
+
+
+def start_import(screen: Screen[Any], store: Store, after: Callable[[], None]) -> None:
+    """Ask for an export file and merge it into the history (all or nothing)."""
+
+    def check(value: str) -> str | None:
+        return None if value.strip() else _("Give a file name.")
+
+    def chosen(path: str | None) -> None:
+        if not path:
+            return
+        app: CompanionApp = screen.app  # type: ignore[assignment]
+        target = Path(path.strip()).expanduser()
+
+        def done(future: Future[ImportReport]) -> None:
+            try:
+                report = future.result()
+            except ExportError as exc:
+                screen.notify(exc.render(_), severity="error", timeout=15)
+                return
+            screen.notify(
+                _("{file}: {added} imported, {skipped} already present.").format(
+                    file=target.name, added=len(report.added), skipped=len(report.skipped)
+                ),
+                timeout=8,
+            )
+            after()
+
+        app.write(lambda: import_file(store, target), done)
+
+    screen.app.push_screen(
+        PromptDialog(_("Import sessions from a JSON export:"), str(Path.home()) + "/", check=check),
+        chosen,
+    )

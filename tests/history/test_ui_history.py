@@ -204,3 +204,37 @@ async def test_abandon_and_resume_from_history(tmp_path):
         assert isinstance(app.screen, GameScreen)
         assert app.screen.session.id == ids["open"]
         assert app.store.session(ids["open"]).status == "active"
+
+
+async def test_import_from_the_history(tmp_path):
+    source = Store.open(tmp_path / "s.sqlite3")
+    sid = scorepad_session(source, ["Gus", "Hal"], [{"Gus": 4}])
+    good = tmp_path / "good.json"
+    good.write_text(ex.export_text(source, [sid], "json"), "utf-8")
+    doc = json.loads(good.read_text("utf-8"))
+    doc["entries"][0]["payload"]["player"] = "p5"
+    doc["id"] = "another-id"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc), "utf-8")
+    db = tmp_path / "h.sqlite3"
+    build(db)
+    app = make_app(db, lang="en", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        screen = app.screen
+        for path in (bad, good, good):
+            await pilot.press("i")
+            await pilot.pause()
+            assert isinstance(app.screen, PromptDialog)
+            app.screen.query_one(Input).value = str(path)
+            await pilot.press("enter")
+            await app.settle()
+        assert app.screen is screen
+        ids = [r.id for r in screen.results]
+        assert sid in ids and "another-id" not in ids and len(ids) == 4
+        assert any("Gus" in r[2] for r in table_rows(screen))
+        messages = [n.message for n in app._notifications]
+        assert any("was not imported" in m and "p5" in m for m in messages)
+        assert any("0 imported, 1 already present" in m for m in messages)
