@@ -239,3 +239,43 @@ async def test_chinese_screen_and_cat_forest_dialog(tmp_path):
 
 def test_sums_used_above_land_where_expected():
     assert (SUMS[8], SUMS[6]) == ("shop", "library")
+
+
+async def test_host_roster_file_errors_reload_and_undo_to_setup(tmp_path):
+    from shadow_helpers import roster_text
+
+    path = tmp_path / "mine.toml"
+    path.write_text(roster_text().replace("max_hp = 50", 'max_hp = "lots"', 1), encoding="utf-8")
+    app = make_app(tmp_path / "host.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(5))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.start_session("shadow-cats", NAMES[:4], {"roster_file": str(path)})
+        await app.settle()
+        screen = app.screen
+        setup = text_of(screen, "#sc-setup")
+        assert f"{path}: [[character]] #1 (metal): the field max_hp must be a whole number" in setup
+        await pilot.press("s")  # nothing to start with
+        await app.settle()
+        assert screen.session.state.phase == "setup"
+        path.write_text(roster_text(), encoding="utf-8")
+        await pilot.press("R")
+        await app.settle()
+        assert "Roster: " + str(path) in text_of(screen, "#sc-setup")
+        await pilot.press("s")
+        await app.settle()
+        state = screen.session.state
+        assert state.phase == "start" and state.roster_file == str(path)
+        assert screen.session.entries[0].payload["roster"] == path.read_text(encoding="utf-8")
+        path.unlink()  # the log carries the text: undo, redo and resume never read the file
+        await pilot.press("ctrl+z")
+        await app.settle()
+        assert screen.session.state.phase == "setup"
+        # the screen keeps the roster it read; R would read the (now missing) file again
+        assert "Roster: " + str(path) in text_of(screen, "#sc-setup")
+        await pilot.press("R")
+        await app.settle()
+        assert "cannot be read" in text_of(screen, "#sc-setup")
+        await pilot.press("ctrl+y")
+        await app.settle()
+        assert screen.session.state.phase == "start"
+        await pilot.press("ctrl+q")

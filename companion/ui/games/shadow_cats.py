@@ -181,7 +181,7 @@ class ShadowCatsScreen(GameScreen):
     def refresh_view(self) -> None:
         state = self.game
         if state.phase == "setup" and self.draft.source is None:
-            self._load_roster()  # undone back to the setup: read the roster again
+            self._load_roster()  # back at the setup with nothing read yet (resumed later)
         lang = self.companion.lang
         self.query_one("#sc-phase", Static).update(self._phase_text(state))
         self.query_one(BoardView).show(self._board_state(state), lang)
