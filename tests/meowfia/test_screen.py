@@ -287,3 +287,37 @@ async def test_the_screen_speaks_chinese(tmp_path):
         assert "已录入" in status
         await press(pilot, app, "1")
         assert any("警长" in str(n.message) for n in app._notifications)
+
+
+async def test_keys_typed_before_a_commit_lands_keep_their_order(tmp_path, monkeypatch):
+    """A slow disk: each commit takes a while; keys typed meanwhile are not lost."""
+    import time as _time
+
+    from companion.session.live import LiveSession
+
+    slow_act = LiveSession.act
+
+    def act(self, action):
+        _time.sleep(0.15)  # on the writer thread, like a slow fsync
+        return slow_act(self, action)
+
+    monkeypatch.setattr(LiveSession, "act", act)
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(5))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start(pilot, app)
+        await pilot.press("1", "d")  # "d" arrives while "start" is still being written
+        await app.settle()
+        await app.settle()
+        assert state_of(screen).phase == "inspection"
+        await press(pilot, app, "o", "n", "c")
+        await pilot.press("3", "2", "2")  # three voters, typed one after another
+        await app.settle()
+        await app.settle()
+        ballot = state_of(screen).ballot
+        assert ballot is not None
+        assert [(c.voter, c.target) for c in ballot.casts] == [
+            ("p2", "p3"),
+            ("p3", "p2"),
+            ("p4", "p2"),
+        ]
+        assert screen.query_one(VoteGrid).current_voter() == "p5"

@@ -31,7 +31,7 @@ from textual.timer import Timer
 from textual.widgets import Digits, Static
 
 from companion.i18n import N_, _
-from companion.rules.base import Action
+from companion.rules.base import Action, RuleError
 from companion.rules.meowfia import (
     BUILDINGS,
     Abstain,
@@ -53,6 +53,7 @@ from companion.rules.meowfia import (
     format_weight,
 )
 from companion.rules.meowfia.actions import Building, Counter, InspectionResult, Marker, Tile
+from companion.session.live import Change
 from companion.ui.dialogs import PromptDialog
 from companion.ui.game_screen import GameScreen
 from companion.ui.widgets.key_choice import KeyChoice, KeyChoiceDialog, seat_key
@@ -621,7 +622,18 @@ class MeowfiaScreen(GameScreen):
         action: Action = (
             Abstain(event.voter) if event.target is None else Vote(event.voter, event.target)
         )
-        self.submit(action)
+        grid = self.query_one(VoteGrid)
+        voter = event.voter
+
+        def act() -> Change:
+            try:
+                return self.session.act(action)
+            except RuleError:
+                # The grid moved on when the key was pressed: bring it back to this voter.
+                self.app.call_from_thread(grid.refused, voter)
+                raise
+
+        self.companion.write(act, self._committed)
 
     def on_vote_grid_withdraw(self, event: VoteGrid.Withdraw) -> None:
         event.stop()

@@ -100,6 +100,8 @@ class VoteGrid(Vertical):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.view: GridView | None = None
+        self._typed_ahead: set[int] = set()
+        """Rows entered by key whose commit has not been shown yet."""
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -128,6 +130,12 @@ class VoteGrid(Vertical):
             if cleared:
                 previous = cleared[0]
         self.view = view
+        # Typed rows whose entry has now landed are no longer "ahead"; a new ballot resets.
+        self._typed_ahead = (
+            {i for i in self._typed_ahead if i < len(view.rows) and view.rows[i].entry == "none"}
+            if same
+            else set()
+        )
         self.query_one(".vote-title", Static).update(Text(view.title, style="bold"))
         table = self.table
         table.clear(columns=True)
@@ -219,11 +227,41 @@ class VoteGrid(Vertical):
             )
             return
         self.post_message(self.Cast(voter, target))
+        self._advance_past(voter)
 
     def action_abstain(self) -> None:
         voter = self.current_voter()
         if voter is not None:
             self.post_message(self.Cast(voter, None))
+            self._advance_past(voter)
+
+    def refused(self, voter: str) -> None:
+        """The entry typed for ``voter`` was refused: put the cursor back on their row."""
+        view = self.view
+        if view is None:
+            return
+        ids = [r.voter for r in view.rows]
+        if voter in ids:
+            self._typed_ahead.discard(ids.index(voter))
+            self.table.move_cursor(row=ids.index(voter))
+
+    def _advance_past(self, voter: str) -> None:
+        """Move on at once, before the commit lands, so votes can be typed one after another.
+
+        The next row without an entry (other than ``voter``) gets the cursor; when the
+        commit is refused the cursor stays there and the message says why.
+        """
+        view = self.view
+        if view is None:
+            return
+        ids = [r.voter for r in view.rows]
+        start = ids.index(voter)
+        for step in range(1, len(ids)):
+            index = (start + step) % len(ids)
+            if view.rows[index].entry == "none" and index not in self._typed_ahead:
+                self._typed_ahead.add(start)
+                self.table.move_cursor(row=index)
+                return
 
     def action_withdraw(self) -> None:
         voter = self.current_voter()
