@@ -303,12 +303,13 @@ async def test_three_acts_through_the_keys(tmp_path: Path, sounds: Path) -> None
         await t.keys("f")
         assert t.state.performer == "p1"
 
+        assert t.countdown.text == "0:40"  # each performer has their own track
         await t.keys("m")  # a music-note card: the host picks another track
         assert isinstance(app.screen, ChoiceDialog)
-        await t.keys("down", "enter")
-        assert t.countdown.text == "0:40"
+        await t.keys("down", "down", "enter")
+        assert t.countdown.text == "0:50"
         await t.start_music()
-        assert audio.calls[-1] == "play:clown-car-polka"
+        assert audio.calls[-1] == "play:grand-finale"
         await t.later(3)
         await t.keys("a")  # the table was knocked: abort
         assert isinstance(app.screen, ConfirmDialog)
@@ -324,7 +325,8 @@ async def test_three_acts_through_the_keys(tmp_path: Path, sounds: Path) -> None
         await t.keys("f")
         assert t.state.performer == "p2"
         await t.start_music()
-        await t.later(31)  # Bo never pressed: the music ran out
+        assert audio.calls[-1] == "play:grand-finale"
+        await t.later(51)  # Bo never pressed: the music ran out
         assert t.state.performance.current.end_reason == "music"
         await t.keys("f")
         assert t.state.phase == "evaluation"

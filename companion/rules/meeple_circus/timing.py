@@ -330,12 +330,14 @@ def _judge_with(perf: Performance, base: Sequence[PressStatus]) -> Verdict:
                 previous = press
                 place += 1
         else:
+            # Too close to call: all share the group's first place; each gap is to
+            # the press just before it in host time (what a photo finish shows).
             for press in group:
                 gap = None if previous is None else press.host_ns - previous.host_ns
                 others = tuple(pid for pid in players if pid != press.player)
                 ranks[by_press[id(press)]] = (place, others, gap)
+                previous = press
             order.append(players)
-            previous = group[-1]
             place += len(group)
 
     judged = []

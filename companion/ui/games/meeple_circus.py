@@ -100,8 +100,12 @@ def countdown_music(seconds: int, note: str = "") -> Music:
     )
 
 
-def music_from_setting(setting: str, act: int) -> Music:
-    """The music an act's session option asks for, falling back to a countdown."""
+def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
+    """The music an act's session option asks for, falling back to a countdown.
+
+    With the default setting, act 3's performers take the act's built-in tracks in
+    turn (each performs to their own track); acts 1–2 use the act's first track.
+    """
     from companion.audio.errors import AudioFileError
     from companion.audio.tracks import load_track, tracks_for_act
 
@@ -109,7 +113,11 @@ def music_from_setting(setting: str, act: int) -> Music:
     if kind == "countdown" and seconds is not None:
         return countdown_music(seconds)
     try:
-        track = load_track(Path(setting.strip())) if kind == "file" else tracks_for_act(act)[0]
+        if kind == "file":
+            track = load_track(Path(setting.strip()))
+        else:
+            tracks = tracks_for_act(act)
+            track = tracks[performance % len(tracks)]
     except (AudioFileError, OSError, ValueError, IndexError) as exc:
         note = _("Music unavailable ({problem}); plain countdown instead.").format(problem=exc)
         return countdown_music(FALLBACK_LENGTH_S, note)
@@ -308,7 +316,7 @@ class MeepleCircusScreen(GameScreen):
         key = (act, index if act == 3 else 0)
         music = self._music_cache.get(key)
         if music is None:
-            music = music_from_setting(state.music[act - 1], act)
+            music = music_from_setting(state.music[act - 1], act, key[1])
             self._music_cache[key] = music
         return music
 
