@@ -287,6 +287,16 @@ async def test_the_screen_speaks_chinese(tmp_path):
         assert "已录入" in status
         await press(pilot, app, "1")
         assert any("警长" in str(n.message) for n in app._notifications)
+        await enter_ballot(pilot, app, screen, everyone_for(screen, "p3", "p2"))
+        assert "被指认" in text_of(screen, ".vote-status")
+        await press(pilot, app, "v")
+        dialog = app.screen
+        assert isinstance(dialog, KeyChoiceDialog)
+        assert "翻开" in dialog.question
+        assert [c.label for c in dialog.choices] == ["卧底", "喵啡亚成员"]
+        await press(pilot, app, "u")
+        assert "喵啡亚阵营获胜" in text_of(screen, "#mf-win")
+        assert "获胜者（喵啡亚）" in text_of(screen, "#mf-win")
 
 
 async def test_keys_typed_before_a_commit_lands_keep_their_order(tmp_path, monkeypatch):
