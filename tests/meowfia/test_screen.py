@@ -265,6 +265,16 @@ async def test_phase_timer_cue_and_manual_actions(tmp_path):
             await pilot.press(ch)
         await press(pilot, app, "enter")
         assert state_of(screen).smuggles == 2
+        # A weight change outside a ballot is refused before anything is typed.
+        await press(pilot, app, "m", "w")
+        assert app.screen is screen
+        assert any("open ballot" in str(n.message) for n in app._notifications)
+        # Capital letters answer a one-key dialog too.
+        await press(pilot, app, "m", "G", "3")
+        for ch in "role":
+            await pilot.press(ch)
+        await press(pilot, app, "enter")
+        assert state_of(screen).message == "p3"
         # A new phase stops the timer.
         await press(pilot, app, "d")
         assert screen.timer_left_ns() is None

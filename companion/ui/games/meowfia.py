@@ -783,6 +783,12 @@ class MeowfiaScreen(GameScreen):
         )
 
     def _manual_weight(self) -> None:
+        ballot = self.mf.ballot
+        if ballot is None or ballot.result != "open":
+            # Said before asking for a voter, a weight and a reason that would be refused.
+            self.notify(_("A weight is changed only on an open ballot."), severity="error")
+            return
+
         def weight_entered(pid: str) -> Callable[[str | None], None]:
             def done(text: str | None) -> None:
                 if text is not None:
@@ -812,6 +818,13 @@ class MeowfiaScreen(GameScreen):
         self._ask_player(_("Whose weight changes?"), self.mf.voters, chosen)
 
     def _manual_tile(self) -> None:
+        ballot = self.mf.ballot
+        if ballot is not None and ballot.result != "tie":
+            self.notify(
+                _("Not during a vote: finish the ballot (and its reveal) first."), severity="error"
+            )
+            return
+
         def chosen(pid: str | None) -> None:
             if pid is None:
                 return

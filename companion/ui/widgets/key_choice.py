@@ -60,9 +60,8 @@ class KeyChoiceDialog(ModalScreen[str | None]):
 
     def on_key(self, event: events.Key) -> None:
         for choice in self.choices:
-            if event.key == choice.key or (
-                event.character is not None and event.character == choice.key
-            ):
+            typed = (event.character or "").lower()
+            if event.key == choice.key or (typed and typed == choice.key):
                 event.stop()
                 event.prevent_default()
                 self.dismiss(choice.id)
