@@ -50,7 +50,7 @@ from companion.ui.translate import translate_bindings
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
 
-PAGE = 200
+PAGE = 100
 """Rows loaded at a time: a DataTable measures every cell, so 10,000 rows at once
 would take seconds; the next page loads when the cursor reaches the last row."""
 
