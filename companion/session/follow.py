@@ -108,7 +108,7 @@ class _Folded:
             elif entry.kind == "redo":
                 redone = self.game.parse_action(self.stacks.done[-1].payload)
                 self.states.append(self.game.apply(self.states[-1], redone))
-        except (RuleError, ValueError) as exc:
+        except Exception as exc:  # any entry the rules cannot take stops the fold, not the board
             self.stacks.done, self.stacks.undone = stacks_before
             self.broken = (LOG_BROKEN, {"seq": entry.seq, "error": str(exc)})
             return

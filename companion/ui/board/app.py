@@ -37,6 +37,8 @@ from companion.ui.translate import translate_bindings
 
 POLL_INTERVAL = 0.02
 """Seconds between two ``PRAGMA data_version`` checks (cheap: no table is read)."""
+RETRY_AFTER = 1.0
+"""Seconds before polling again after an unexpected failure."""
 TICK_INTERVAL = 0.1
 """Seconds between two redraws of running clocks."""
 
@@ -94,10 +96,25 @@ class BoardApp(App[None]):
     async def _follow(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            snapshot = await loop.run_in_executor(self._reader, self.follower.poll)
+            try:
+                snapshot = await loop.run_in_executor(self._reader, self.follower.poll)
+            except Exception as exc:  # a board on a wall must outlive any one bad read
+                self._show_failure(exc)
+                await asyncio.sleep(max(self.poll_interval, RETRY_AFTER))
+                continue
             if snapshot is not None:
                 await self.show(snapshot)
             await asyncio.sleep(self.poll_interval)
+
+    def _show_failure(self, exc: Exception) -> None:
+        status = self.query_one("#board-status", Static)
+        status.add_class("problem")
+        status.update(
+            "⚠ "
+            + _("Cannot read the session ({error}); retrying.").format(
+                error=f"{type(exc).__name__}: {exc}"
+            )
+        )
 
     async def show(self, snapshot: Snapshot) -> None:
         """Render a new snapshot (swapping the view when the session changed)."""
