@@ -6,6 +6,7 @@ results, computed when the screen opens: nothing is stored, so nothing drifts.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -104,9 +105,19 @@ class StatsScreen(Screen[None]):
             return results, compute(results)
 
         if isinstance(self.app, CompanionApp):
-            self.app.write(job, lambda future: self._show(*future.result()))
+            self.app.write(job, self._computed)
         else:  # pragma: no cover - the screen always runs inside the companion app
             self._show(*job())
+
+    def _computed(self, future: Future[tuple[list[SessionResult], Statistics]]) -> None:
+        try:
+            results, stats = future.result()
+        except Exception as exc:  # a database problem: say so rather than crash
+            self.query_one("#stats-heading", Static).update(
+                _("Cannot compute the statistics: {error}").format(error=exc)
+            )
+            return
+        self._show(results, stats)
 
     def _show(self, results: list[SessionResult], stats: Statistics) -> None:
         self.results, self.stats = results, stats
