@@ -939,12 +939,18 @@ class MeowfiaScreen(GameScreen):
         """The phase timer ran out: a message, the terminal bell, and the end cue."""
         self.notify(_("Time is up!"), title=_("Timer"), timeout=8)
         self.app.bell()
-        try:
-            from companion.audio.tracks import cue  # deferred: only when a timer ends
+        companion = self.companion
 
-            self.companion.audio.play(cue("end"))
-        except Exception:  # no sound is never an error at the table
-            return
+        def play_cue() -> None:
+            # In a thread: the first use opens the audio device, which can take a moment.
+            try:
+                from companion.audio.tracks import cue  # deferred: only when a timer ends
+
+                companion.audio.play(cue("end"))
+            except Exception:  # no sound is never an error at the table
+                return
+
+        self.run_worker(play_cue, thread=True, group="cue")
 
 
 def parse_weight(text: str) -> Fraction:
