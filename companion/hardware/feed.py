@@ -2,12 +2,13 @@
 
 ``PressFeed`` listens to a ``TadaaHub``. For every press it:
 
-1. writes the raw event to the session log (``LiveSession.record_hardware``) with
-   device time, host time, uncertainty, arrival time and what became of it —
-   *every* press, assigned or not, disarmed or not;
-2. turns it into the Meeple Circus ``Press`` (player from the button map) and
+1. turns it into the Meeple Circus ``Press`` (player from the button map) and
    hands it to ``deliver`` — the screen's ``receive_press`` through
    ``app.call_from_thread`` — unless nobody owns that button;
+2. writes the raw event to the session log (``LiveSession.record_hardware``) with
+   device time, host time, uncertainty, arrival time and what became of it —
+   *every* press, assigned or not, disarmed or not (after the delivery, so the
+   log's fsync never delays the screen);
 3. calls ``on_unassigned`` for presses of unmapped buttons (the mapping dialog
    listens there: "press Ann's button").
 """
@@ -79,16 +80,15 @@ class PressFeed:
             payload["routed"] = (
                 "mapping" if consumed else "game" if pid is not None else "unassigned"
             )
+            # The game first (the press's time is fixed already; only the screen's
+            # reaction waits), then the raw log: its fsync must not delay the screen.
+            if pid is not None:
+                self.delivered += 1
+                self.deliver(to_press(dp, pid))
             if self.record is not None:
                 self.record(payload, dp.arrival_ns)
-        if consumed:
-            return
-        if pid is None:
-            if self.on_unassigned is not None:
-                self.on_unassigned(dp)
-            return
-        self.delivered += 1
-        self.deliver(to_press(dp, pid))
+        if pid is None and not consumed and self.on_unassigned is not None:
+            self.on_unassigned(dp)
 
     def close(self) -> None:
         """Stop listening (the hub may live on for another screen)."""

@@ -7,7 +7,7 @@ Design decisions:
   started one) and otherwise starts its own on the ports of the settings file
   plus the usual USB names. ``COMPANION_TADAA=off`` switches the buttons off.
 * Presses reach the screen's ``receive_press`` on the UI thread
-  (``app.call_from_thread``); the raw event went to the session log first, on the
+  (``app.call_from_thread``); then the raw event goes to the session log on the
   reader thread (``LiveSession.record_hardware`` is thread-safe), so the log holds
   every press even if the screen refuses it.
 * The screen stays the one place that decides: the panel only renders (device
