@@ -21,6 +21,8 @@ from rich.console import Console
 from companion.i18n import set_language
 from companion.rules import find_game
 from companion.rules.base import Action, Player, RuleError, action_to_json, seat_players
+from companion.rules.cat_box import CatBoxState, Open, Pass, Retire, Roll
+from companion.rules.cat_box import Place as CatPlace
 from companion.rules.meowfia import (
     BUILDINGS,
     Abstain,
@@ -47,6 +49,7 @@ from companion.rules.shadow_cats.actions import (
 from companion.rules.shadow_cats.actions import Reveal as ShadowReveal
 from companion.rules.shadow_cats.board import LOCATIONS
 from companion.rules.shadow_cats.state import ShadowState
+from companion.session.cat_box_cards import deal_for, roll_dice
 from companion.session.follow import Snapshot, _Folded
 from companion.session.shadow_cats import (
     default_roster,
@@ -56,6 +59,7 @@ from companion.session.shadow_cats import (
     roll_start,
 )
 from companion.session.store import Entry, SessionRow
+from companion.ui.board.views.cat_box import CatBoxView
 from companion.ui.board.views.meowfia import PLAYER_GAP, MeowfiaView
 from companion.ui.board.views.shadow_cats import ShadowCatsView
 
@@ -320,3 +324,58 @@ def test_revealed_tiles_do_show(monkeypatch: Any) -> None:
     text = "\n".join(render(view.panels()))
     assert "Zed Meowfia" in text and "Night Owl" in text
     assert "Xan Sheriff" in text and "Yuri ?" in text
+
+
+# --------------------------------------------------------------------------- Cat Box
+
+
+def cat_box_step(state: CatBoxState, rnd: random.Random) -> Action | None:
+    """What a table might do now (the dice rolled here, as the host app rolls them)."""
+    if state.ended is not None:
+        return None
+    pid = state.current
+    assert pid is not None
+    if state.pending is not None:
+        check = state.pending_check()
+        assert check is not None
+        if check.allowed and rnd.random() < 0.9:
+            card, slot = rnd.choice(check.allowed)
+            return CatPlace(pid, card, slot)
+        return Pass(pid)
+    openable = state.openable(pid)
+    if openable and rnd.random() < 0.8:
+        return Open(pid, rnd.choice(openable))
+    if rnd.random() < 0.1 + 0.05 * len(state.seat(pid).held):
+        return Retire(pid)
+    return Roll(pid, roll_dice(rnd, 3), roll_dice(rnd, rnd.choice([1, 2])))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 6))
+def test_cat_box_board_never_names_a_card_in_the_deck(seed: int, n: int) -> None:
+    """The deck is face down: its cards (and so its order) never reach the board."""
+    set_language("en")
+    rnd = random.Random(seed)
+    players = seat_players(NAMES[:n])
+    log = Log("cat-box", players)
+    assert log.act(deal_for(players, {}, rnd))
+    view = CatBoxView(log.snapshot(), "en")
+    for step in range(400):
+        state: CatBoxState = log.state
+        action = cat_box_step(state, rnd)
+        if action is None:
+            break
+        log.act(action)
+        if step % 5:
+            continue  # drawing the four cards is slow; every fifth entry is enough
+        view.snapshot = log.snapshot()
+        state = log.state
+        text = "\n".join(render(view.panels()))
+        visible = {
+            state.card(c).display_name("en")
+            for c in [*(d.card for d in state.display), *(w for s in state.seats for w in s.won)]
+        }
+        for card_id in state.deck:
+            name = state.card(card_id).display_name("en")
+            if name not in visible:
+                assert name not in text, name
