@@ -119,7 +119,7 @@ def test_tokens_conserved_display_bounded_and_one_ending(players: int, seed: int
             pass
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(players=st.integers(3, 6), seed=st.integers(0, 2**32 - 1))
 def test_replay_of_the_log_equals_the_live_state(players: int, seed: int) -> None:
     rng = random.Random(seed)

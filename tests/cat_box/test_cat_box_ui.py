@@ -63,7 +63,10 @@ async def take_turn(app, pilot, screen: CatBoxScreen) -> None:
     if not check.may_place:
         await pilot.press("enter")
     elif check.allowed:
-        await pilot.press("1")
+        # prefer a card nobody is on yet (a box of one's own opens sooner)
+        choices = dialog.choices()
+        empty = [key for key, card, _slot in choices if not state.displayed(card).holders()]  # type: ignore[union-attr]
+        await pilot.press(empty[0] if empty else choices[0][0])
     else:
         await pilot.press("n")
     await app.settle()
