@@ -407,6 +407,21 @@ def test_instant_win_by_retiring_and_by_a_bust_gain() -> None:
     assert state.ended == "instant-win" and state.winners == ("p2",)
 
 
+def test_a_bust_in_the_last_round_that_lifts_a_retired_player_to_20_is_an_instant_win() -> None:
+    state = dealt(4)
+    for pid in ("p1", "p2", "p3", "p4", "p2"):
+        state = _open_next(state, pid)
+    state = play(state, Retire("p3"))  # round 2: p2 opened, p3 retires
+    state = play(state, AdjustTokens("p3", 19 - state.score("p3"), "earlier envy gains"))
+    assert state.score("p3") == 19
+    state = _open_next(state, "p4")  # the deck is empty: p1 takes the last action
+    assert state.final_queue == ("p1",)
+    low = min(state.display, key=lambda d: state.card(d.card).hiss)
+    state = with_tokens(state, low.card, ("p1",), ())
+    state = roll_pass(state, "p1", (6, 6, 6)[: 2])  # 12 > its hiss: bust: p3 (retired) gains 1 -> 20
+    assert state.ended == "instant-win" and state.winners == ("p3",)
+
+
 def test_instant_win_tie_is_shared() -> None:
     cards = card_set(card("c7", 17, ("any", "any"), score=10))
     state = play(dealt(cards=cards), AdjustTokens("p1", 10, "x"), AdjustTokens("p2", 19, "x"))

@@ -473,7 +473,8 @@ def _pass(state: CatBoxState, action: Pass) -> CatBoxState:
         state = replace(state, notices=(Notice("faq6", action.player, number=check.total),))
     else:
         state = replace(state, notices=(Notice("passed", action.player),))
-    return _end_turn(state, action.player)
+    # A bust can lift a retired player to 20: that win comes before any end of the game.
+    return _end_turn(_check_instant_win(state), action.player)
 
 
 def _open(state: CatBoxState, action: Open) -> CatBoxState:
