@@ -17,7 +17,8 @@ Design decisions:
   first action.
 * Trouble is a value, not an exception: a busy or vanished database, a log that
   no longer replays — ``Snapshot.problem`` says what, the last good state stays,
-  and the next poll tries again (reopening the file if the connection failed).
+  and the next poll tries again (reopening the file if the connection failed, or
+  if the file at the path was replaced: one ``stat`` per poll compares its inode).
 * ``poll`` returns a new immutable ``Snapshot`` only when something changed, so a
   display can poll on a cheap timer from a worker thread and render on its own.
 """
@@ -117,6 +118,15 @@ class _Folded:
         del self.recent[:-RECENT_ENTRIES]
 
 
+def _file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the database file, or None if there is none (one ``stat``)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def _open_readonly(path: Path) -> Store:
     store = Store.open(path, readonly=True)
     # A board must not freeze for the store's default 5 s: report "busy", retry.
@@ -148,6 +158,7 @@ class Follower:
         self._last: Snapshot | None = None
         self._problem: Problem | None = None
         self._follow_problem: Problem | None = None
+        self._identity: tuple[int, int] | None = None
 
     @property
     def store(self) -> Store | None:
@@ -191,13 +202,21 @@ class Follower:
 
     def _refresh(self) -> Problem | None:
         """Bring the folded session up to date; the problem that stops it, if any."""
+        identity = _file_identity(self.path)
+        if self._store is not None and identity != self._identity:
+            # The file was removed or replaced (a restored backup, a new database at
+            # the same path): the open connection still reads the old one. Start over.
+            self.close()
+            self._folded = None
+            self._follow_problem = None
         if self._store is None:
-            if not self.path.exists():
+            if identity is None:
                 return (NO_DATABASE, {"path": str(self.path)})
             try:
                 self._store = self._opener(self.path)
             except StoreError as exc:
                 return (DATABASE_UNUSABLE, {"error": str(exc)})
+            self._identity = identity
             self._data_version = None
         store = self._store
         try:

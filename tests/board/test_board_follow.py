@@ -204,6 +204,27 @@ def test_the_host_app_restarting_is_followed(tmp_path: Path, start_writer) -> No
     follower.close()
 
 
+def test_a_replaced_database_file_is_reopened(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    with Store.open(db) as host:
+        old = LiveSession.start(host, "scorepad", seat_players(["Ann"]), {})
+        old.act({"type": "score", "player": "p1", "points": 1})
+    follower = Follower(db)
+    snap = poll_until(follower, 1)
+    assert snap.session is not None and snap.session.id == old.id
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    snap = follower.poll()
+    assert snap is not None and snap.waiting
+    assert snap.problem is not None and snap.problem[0] == follow.NO_DATABASE
+    with Store.open(db) as host:  # a new database at the same path
+        new = LiveSession.start(host, "scorepad", seat_players(["Bo"]), {})
+        snap = follower.poll()
+        assert snap is not None and snap.session is not None and snap.session.id == new.id
+        assert snap.problem is None
+    follower.close()
+
+
 def test_a_log_that_does_not_replay_is_reported_not_raised(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     with Store.open(db) as host:
