@@ -418,7 +418,10 @@ def test_a_bust_in_the_last_round_that_lifts_a_retired_player_to_20_is_an_instan
     assert state.final_queue == ("p1",)
     low = min(state.display, key=lambda d: state.card(d.card).hiss)
     state = with_tokens(state, low.card, ("p1",), ())
-    state = roll_pass(state, "p1", (6, 6, 6)[: 2])  # 12 > its hiss: bust: p3 (retired) gains 1 -> 20
+    assert state.card(low.card).hiss < 12
+    state = roll_pass(state, "p1", (6, 6))  # 12 > its hiss: bust; p3 (retired) gains 1
+    assert state.notices[0].kind == "bust" and state.notices[0].others == ("p3",)
+    assert state.score("p3") == 20
     assert state.ended == "instant-win" and state.winners == ("p3",)
 
 
