@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from companion.ui.board.web import COOKIE, BoardServer, reachable_addresses
+from companion.ui.board.web import (
+    COOKIE,
+    BoardServer,
+    interface_addresses,
+    reachable_addresses,
+)
 
 
 async def make_client(token: str = "s3cret-token") -> TestClient:
@@ -65,3 +70,7 @@ def test_addresses_to_print() -> None:
     wildcard = reachable_addresses("0.0.0.0")
     assert wildcard[-1] == "127.0.0.1"
     assert all(not a.startswith("127.") for a in wildcard[:-1])
+    # Every IPv4 interface address of this machine is offered for a TV to type.
+    lan = [a for a in interface_addresses() if not a.startswith("127.")]
+    assert wildcard[: len(lan)] == lan
+    assert "127.0.0.1" in interface_addresses()  # the loopback interface is found
