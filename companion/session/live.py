@@ -86,7 +86,8 @@ class LiveSession:
         game = info.load()
         opts = game.check_options(options)
         initial = game.setup(tuple(players), opts)
-        sid = store.create_session(info.id, opts, players)
+        clock = clock or SystemClock()
+        sid = store.create_session(info.id, opts, players, started_at=clock.now())
         return cls(store, store.session(sid), info, game, initial, clock, rng)
 
     @classmethod
