@@ -20,7 +20,7 @@ Design decisions:
 * Events a device had already numbered before this host first met that boot
   (the companion started after the device) are acknowledged without being
   replayed: they are not presses of anything this host runs. Their count is kept
-  (``DeviceStatus.before_us``).
+  (``DeviceStatus.predating``).
 * Callbacks run outside the hub's lock (a UI callback may block on its thread).
 """
 
@@ -126,7 +126,7 @@ class DeviceStatus:
     """Lines from this device dropped (checksum, framing, fields)."""
     device_corrupt: int
     """Host lines the device reported as corrupt."""
-    before_us: int
+    predating: int
     """Events numbered before this host met the device's boot (acknowledged, not replayed)."""
     sample_us: int
     consistent: bool
@@ -435,7 +435,7 @@ class TadaaHub:
             lost=s.seqs.lost,
             corrupt=corrupt,
             device_corrupt=s.device_corrupt,
-            before_us=s.baseline,
+            predating=s.baseline,
             sample_us=s.sample_us,
             consistent=est.consistent if est else True,
         )
