@@ -188,3 +188,50 @@ async def test_a_bad_card_file_is_reported_and_nothing_is_dealt(tmp_path: Path) 
         await pilot.press("d")
         await app.settle()
         assert live.state.dealt and live.state.source == str(bad)
+
+
+async def type_text(pilot, text: str) -> None:
+    for char in text:
+        await pilot.press("space" if char == " " else char)
+
+
+async def test_envy_and_manual_changes_through_the_keys(tmp_path: Path) -> None:
+    from companion.ui.dialogs import PromptDialog
+
+    app = make_app(tmp_path / "cb.db", lang="en", clock=ManualClock(), rng=random.Random(1))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        live = app.start_session("cat-box", NAMES, {"start_player": "p1"})
+        await app.settle()
+        assert live.state.display[0].card == "orange"  # its envy triggers on a 1
+        await pilot.press("r", "2", "3", "4", "1", "enter", "e")  # keep the roll open
+        await app.settle()
+        assert live.state.pending is not None and live.state.pending.rolled == (1,)
+        assert "Open roll" in text_of(app.screen, "#cb-roll")
+        await pilot.press("v")
+        assert isinstance(app.screen, KeyChoiceDialog)
+        await pilot.press("1")
+        await app.settle()
+        assert live.state.pending.envy is not None
+        await pilot.press("m", "d")
+        assert isinstance(app.screen, PromptDialog)
+        await type_text(pilot, "234 5")
+        await pilot.press("enter")
+        await type_text(pilot, "orange envy")
+        await pilot.press("enter")
+        await app.settle()
+        assert live.state.pending.rolled == (5,) and live.state.pending.adjusted == "orange envy"
+        await pilot.press("p")
+        assert isinstance(app.screen, RollDialog)
+        await pilot.press("n")
+        await app.settle()
+        assert live.state.pending is None and live.state.seat("p1").held == (5,)
+        await pilot.press("m", "t", "2")
+        await type_text(pilot, "2")
+        await pilot.press("enter")
+        await type_text(pilot, "tuxedo envy")
+        await pilot.press("enter")
+        await app.settle()
+        assert live.state.seat("p2").owned == 2
+        kinds = [e.payload["type"] for e in live.entries]
+        assert kinds == ["deal", "roll", "envy", "set-dice", "pass", "adjust-tokens"]

@@ -1,0 +1,71 @@
+"""What the screen draws, without a screen: condition labels, dice parsing, notices, cards."""
+
+from __future__ import annotations
+
+import pytest
+from cat_box_helpers import card, card_set, dealt, play, with_tokens
+
+from companion.i18n import set_language
+from companion.rules.cat_box import Retire, Roll
+from companion.ui.games.cat_box import _parse_dice
+from companion.ui.games.cat_box_render import (
+    card_panel,
+    check_lines,
+    condition_label,
+    notices_text,
+    pieces_text,
+)
+
+
+@pytest.fixture
+def zh():
+    set_language("zh")
+    yield
+    set_language("en")
+
+
+def test_condition_labels_in_both_languages(zh: None) -> None:
+    assert condition_label("pair & sum>=12") == "对子 + 和 ≥ 12"
+    assert condition_label("all-odd | all-even") == "全奇数 或 全偶数"
+    assert condition_label("straight:4") == "4连顺"
+    set_language("en")
+    assert condition_label("pair & sum>=12") == "a pair + sum ≥ 12"
+    assert condition_label("has:6,6") == "has 6,6"
+    assert condition_label("triple") == "triple"  # unparsable text is shown as written
+
+
+def test_parse_dice() -> None:
+    assert _parse_dice("245 63") == ((2, 4, 5), (6, 3))
+    assert _parse_dice("2,4,5/6") is None  # one group of common dice, then the player dice
+    assert _parse_dice("245/6") == ((2, 4, 5), (6,))
+    for bad in ("24 6", "245", "245 7", "245 0", "abc 1", "245 1234567", ""):
+        assert _parse_dice(bad) is None, bad
+
+
+def test_owned_tokens_as_big_and_small_pieces() -> None:
+    assert str(pieces_text(12)) == "■■ ▪▪ = 12"
+    assert str(pieces_text(5)) == "■ = 5"
+    assert str(pieces_text(0)) == "= 0"
+
+
+def test_card_panel_marks_met_allowed_and_too_hot_slots() -> None:
+    cards = card_set(card("c7", 17, ("pair", "has:6")))
+    state = with_tokens(dealt(cards=cards), "c7", (), ("p1",))
+    state = play(state, Roll("p1", (6, 6, 1), (4, 4)))  # total 8: above 6 and 7
+    check = state.pending_check()
+    assert check is not None
+    text = str(card_panel(state, "c7", "en", check))
+    assert "hiss 17" in text and "→1 a pair" in text and "✓2 has 6" in text
+    assert "too hot" in str(card_panel(state, "s6", "en", check))
+    lines = str(check_lines(state, check, "en"))
+    assert "No bust." in lines and "C7 1" in lines
+
+
+def test_bust_line_names_the_cards_and_the_retired(zh: None) -> None:
+    state = with_tokens(dealt(), "s6", ("p2",), ())
+    state = play(state, Retire("p1"), Roll("p2", (1, 1, 1), (6, 6)))
+    check = state.pending_check()
+    assert check is not None and check.bust
+    lines = str(check_lines(state, check, "zh"))
+    assert "哈气！" in lines and "S6 (6)" in lines and "Ann" in lines
+    assert "第 1 轮开始" in str(notices_text(dealt(), "zh"))
