@@ -3,6 +3,7 @@
     benchmarks/board_latency.py                 # terminal board and browser, 200 + 100 actions
     benchmarks/board_latency.py --actions 50    # fewer
     benchmarks/board_latency.py --no-browser    # terminal board only
+    benchmarks/board_latency.py --no-terminal   # browser only
 
 A *host* process (a stand-in for the host app: ``LiveSession`` on the same SQLite
 file, WAL, ``synchronous=FULL``) writes one score-pad action at a time, at random
@@ -226,6 +227,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--actions", type=int, default=200)
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--no-terminal", action="store_true")
     args = parser.parse_args()
     rng = random.Random(1)
     print(
@@ -233,9 +235,10 @@ def main() -> int:
         f"{platform.python_version()}"
     )
     with tempfile.TemporaryDirectory() as folder:
-        results = [
-            summary("terminal", asyncio.run(terminal(Path(folder) / "t.db", args.actions, rng)))
-        ]
+        results = []
+        if not args.no_terminal:
+            samples = asyncio.run(terminal(Path(folder) / "t.db", args.actions, rng))
+            results.append(summary("terminal", samples))
         if not args.no_browser:
             results.append(
                 summary("browser", browser(Path(folder) / "b.db", max(1, args.actions // 2), rng))
