@@ -21,9 +21,11 @@ Design decisions:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal
 
 from companion.rules.base import PlayerId
@@ -292,12 +294,17 @@ def _ending_press(perf: Performance) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)
 def judge(perf: Performance, speed_tokens: bool) -> Verdict:
-    """Judge every press of ``perf``; award speed tokens when ``speed_tokens``."""
+    """Judge every press of ``perf``; award speed tokens when ``speed_tokens``.
+
+    Pure, so its result is cached by value: the screen asks several times per
+    refresh, and the rules once per action.
+    """
     base = [_base_status(perf, i, rp) for i, rp in enumerate(perf.presses)]
     verdict = _judge_with(perf, base)
     if not speed_tokens:
-        return Verdict(verdict.presses, verdict.order, {}, ())
+        return Verdict(verdict.presses, verdict.order, MappingProxyType({}), ())
     return _with_tokens(perf, base, verdict)
 
 
@@ -380,8 +387,30 @@ def _tokens_of(verdict: Verdict) -> tuple[dict[PlayerId, int] | None, tuple[str,
     return tokens, ()
 
 
+def _cannot_matter(perf: Performance, base: Sequence[PressStatus], index: int) -> bool:
+    """A flagged press that can never hold a token, however it is settled.
+
+    Either its player already has a counted press certainly before it (it would be
+    a repeat), or — at the music's end — two other players have counted presses
+    certainly before it (it could be third at best).
+    """
+    press = perf.presses[index].press
+    counted = [perf.presses[j].press for j, s in enumerate(base) if s == "counted"]
+    earlier = {p.player for p in counted if definitely_before(p, press)}
+    if press.player in earlier:
+        return True
+    return base[index] == "uncertain-end" and len(earlier) >= len(SPEED_TOKENS)
+
+
 def _with_tokens(perf: Performance, base: Sequence[PressStatus], shown: Verdict) -> Verdict:
-    flagged = [i for i, s in enumerate(base) if s in ("uncertain-start", "uncertain-end")]
+    flags = [i for i, s in enumerate(base) if s in ("uncertain-start", "uncertain-end")]
+    # Presses that cannot change the tokens are left out of the search (taken as not
+    # counting); the rest are tried both ways.
+    base = [
+        _refused(s) if i in flags and _cannot_matter(perf, base, i) else s
+        for i, s in enumerate(base)
+    ]
+    flagged = [i for i in flags if base[i] in ("uncertain-start", "uncertain-end")]
     if 2 ** len(flagged) > MAX_SETTLE_COMBINATIONS:
         return Verdict(shown.presses, shown.order, None, tuple(f"press:{i}" for i in flagged))
     outcomes: dict[tuple[bool, ...], tuple[dict[PlayerId, int] | None, tuple[str, ...]]] = {}
@@ -393,7 +422,8 @@ def _with_tokens(perf: Performance, base: Sequence[PressStatus], shown: Verdict)
     results = list(outcomes.values())
     if all(result == results[0] for result in results):
         tokens, ties = results[0]
-        return Verdict(shown.presses, shown.order, tokens, ties)
+        frozen = MappingProxyType(tokens) if tokens is not None else None
+        return Verdict(shown.presses, shown.order, frozen, ties)
     # Some way of settling a flagged press changes the tokens: the host settles
     # those presses (a press matters when flipping it alone changes the result).
     relevant = [
