@@ -52,6 +52,7 @@ class CompanionApp(App[None]):
         self._audio = audio
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="session-writer")
         self._inflight = 0
+        self._typed: list[tuple[Any, Any]] = []
         translate_bindings(self)
 
     # ------------------------------------------------------------------ services
@@ -80,10 +81,42 @@ class CompanionApp(App[None]):
             def on_ui() -> None:
                 self._inflight -= 1
                 done(future)
+                if not self._inflight and self._typed:
+                    self.call_later(self._run_typed)
 
             loop.call_soon_threadsafe(on_ui)
 
         self.writer.submit(job)
+
+    @property
+    def writes_pending(self) -> bool:
+        """True while a submitted write has not been committed and rendered yet."""
+        return self._inflight > 0
+
+    async def run_action(self, action: Any, default_namespace: Any = None,
+                         namespaces: Any = None) -> bool:
+        """Keys bound on a game screen wait for the commits typed before them.
+
+        A game screen judges a key (``check_action``) against its current state. A key
+        typed while the previous action is still being written would be judged
+        against the old state and could be dropped or misapplied; instead it is
+        queued and run, in order, once the commits before it have landed.
+        """
+        from companion.ui.game_screen import GameScreen
+
+        if (self._inflight and isinstance(default_namespace, GameScreen)
+                and default_namespace is self.screen):
+            self._typed.append((action, default_namespace))
+            return True
+        return await super().run_action(action, default_namespace, namespaces)
+
+    async def _run_typed(self) -> None:
+        while self._typed and not self._inflight:
+            action, screen = self._typed.pop(0)
+            if screen is not self.screen:
+                self._typed.clear()  # a dialog opened: later keys were meant for it
+                return
+            await super().run_action(action, screen)
 
     async def settle(self, timeout: float = 10.0) -> None:
         """Wait until every submitted write is committed and its effect rendered."""
@@ -91,7 +124,7 @@ class CompanionApp(App[None]):
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self._inflight and loop.time() < deadline:
+        while (self._inflight or self._typed) and loop.time() < deadline:
             await asyncio.sleep(0.005)
         await wait_for_idle(0)
 

@@ -113,3 +113,24 @@ async def test_home_lists_all_five_games_in_chinese(tmp_path):
         labels = [str(games.get_option_at_index(i).prompt) for i in range(games.option_count)]
         for name in ("米宝马戏团", "喵喵咪呀", "喵窩暗影", "九张牌：喵喵开箱", "计分板"):
             assert any(name in label for label in labels)
+
+
+async def test_keys_typed_during_a_slow_commit_wait_and_run_in_order(tmp_path):
+    import threading
+
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        live = app.start_session("scorepad", ["Ann", "Bo"], {})
+        await pilot.pause()
+        gate = threading.Event()
+        screen = app.screen
+        assert isinstance(screen, ScorepadScreen)
+        app.write(gate.wait, lambda _future: None)  # the disk is slow right now
+        await pilot.press("plus", "plus", "c")
+        await pilot.pause()
+        assert len(app._typed) == 3 and live.entries == []  # waiting, not dropped
+        gate.set()
+        await app.settle()
+        assert [e.payload["type"] for e in live.entries] == ["score", "score", "close-round"]
+        assert live.state.round_number == 2
