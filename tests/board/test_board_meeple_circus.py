@@ -52,16 +52,23 @@ async def test_countdown_and_tadaa_order(tmp_path: Path, start_writer) -> None:
                 "player": "p3",
                 "host_ns": T0 + 12 * S,
                 "uncertainty_ns": 1_000_000,
-                "source": "keyboard",
+                "source": "button-box",
+                "device": "BOX1",
+                "device_us": 5_000_000,
+                "button": 3,
             }
         )
+        # One box's own clock says 40.123 ms; the mapped host times say 40 ms.
         report = writer.send(
             {
                 "type": "press",
                 "player": "p1",
                 "host_ns": T0 + 12 * S + 40_000_000,
                 "uncertainty_ns": 1_000_000,
-                "source": "keyboard",
+                "source": "button-box",
+                "device": "BOX1",
+                "device_us": 5_040_123,
+                "button": 1,
             }
         )
         await app.caught_up(report["seq"])
@@ -69,7 +76,9 @@ async def test_countdown_and_tadaa_order(tmp_path: Path, start_writer) -> None:
         lines = screen_text(app).splitlines()
         cy = next(line for line in lines if " Cy " in line and "12.00 s" in line)
         ann = next(line for line in lines if " Ann " in line and "12.04 s" in line)
-        assert "+0.04 s" in ann and "speed token +1" in ann and "speed token +2" in cy
+        assert "+40.123 ms ⏱" in ann and "speed token +1" in ann and "speed token +2" in cy
+        # The photo finish's time line: seat 3 (Cy) then seat 1 (Ann), end to end.
+        assert any("├3" in line and "1┤" in line for line in lines)
         assert lines.index(cy) < lines.index(ann)
         # Two presses too close to call are shown as such, not ordered by the board.
         report = writer.send({"type": "abort-performance", "host_ns": T0 + 21 * S})

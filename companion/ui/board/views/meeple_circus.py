@@ -15,6 +15,7 @@ Design decisions:
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -28,6 +29,7 @@ from companion.session.follow import Snapshot
 from companion.ui.board.bigtext import BigNumber, BigText
 from companion.ui.board.views.base import BoardView
 from companion.ui.board.widgets import Row, Standings, competition_ranks
+from companion.ui.widgets.photo_finish import format_gap, gap_between, time_line
 
 NS = 1_000_000_000
 
@@ -151,7 +153,7 @@ class MeepleCircusView(BoardView):
 
     # ------------------------------------------------------------------ Tadaa order
 
-    def _order_table(self) -> Table | Text:
+    def _order_table(self) -> RenderableType:
         state = self.circus
         verdict = state.verdict()
         act = state.act
@@ -163,7 +165,24 @@ class MeepleCircusView(BoardView):
                     table.add_row(Text(f"+{token}  {self.name_of(pid)}", style="bold"))
                 return table
             return Text("")
-        return self._verdict_table(verdict)
+        return Group(self._verdict_table(verdict), Text(""), self._time_line())
+
+    def seat_of(self, pid: str) -> str:
+        """The player's seat number: the label of their mark on the time line."""
+        return next((str(i) for i, p in enumerate(self.players, start=1) if p.id == pid), "?")
+
+    def _time_line(self) -> Text:
+        """Every press of the current attempt on one proportional line (the photo finish)."""
+        perf = self.circus.performance
+        if perf is None:
+            return Text("")
+        current = perf.current_index
+        marks = [
+            (self.seat_of(rp.press.player), rp.press.host_ns)
+            for rp in perf.presses
+            if rp.attempt == current
+        ]
+        return time_line(marks, perf.current, width=40)
 
     def _verdict_table(self, verdict: Verdict) -> Table:
         table = Table(
@@ -182,21 +201,33 @@ class MeepleCircusView(BoardView):
             (p for p in verdict.presses if p.rank is not None), key=lambda p: (p.rank or 0, p.index)
         )
         tokens = verdict.tokens or {}
+        previous: JudgedPress | None = None
         for press in counted:
             note = ""
             if press.tied_with:
                 note = _("too close to call — host decides")
             elif press.press.player in tokens:
                 note = _("speed token +{n}").format(n=tokens[press.press.player])
+            gap = Text("")
+            if previous is not None:
+                # From one button box's own clock when both presses came from it
+                # (exact, marked ⏱); otherwise from the mapped host times.
+                ns, exact = gap_between(previous.press, press.press)
+                gap = Text("+" + format_gap(ns), style="bold" if exact else "")
+                if exact:
+                    gap.append(" ⏱", style="dim")
             # Places in block figures while they fit (a table has at most 5 players).
             place = BigText(str(press.rank), 1 if len(counted) <= 5 else 0, style="bold")
             table.add_row(
                 place,
-                Text(self.name_of(press.press.player), style="bold"),
+                Text(f"{self.seat_of(press.press.player)} ", style="dim").append(
+                    self.name_of(press.press.player), style="bold"
+                ),
                 seconds(press.elapsed_ns) if press.elapsed_ns is not None else "",
-                f"+{seconds(press.gap_ns)}" if press.gap_ns is not None else "",
+                gap,
                 Text(note, style="yellow" if press.tied_with else "green"),
             )
+            previous = press
         for press in verdict.presses:
             if press.rank is None and press.status != "repeat":
                 table.add_row(
