@@ -82,6 +82,9 @@ DEFAULT_MAX_HEIGHT = 7
 """The printed measuring stick (测高尺) runs 1 to 7."""
 MAX_PRINTED_VALUE = 20
 MAX_COUNT = 99
+COUNTDOWN_MIN_S = 15
+COUNTDOWN_MAX_S = 900
+"""A plain countdown's bounds (the same as the audio settings': 15 s to 15 min)."""
 MAX_LENGTH_NS = 60 * 60 * 1_000_000_000
 """A performance's music lasts at most an hour (a typo guard, not a rule)."""
 
@@ -98,9 +101,11 @@ def parse_music_setting(value: str) -> tuple[str, int | None]:
         return "default", None
     if text.startswith("countdown:"):
         seconds = text.removeprefix("countdown:").strip()
-        if not seconds.isdigit() or not 5 <= int(seconds) <= 3600:
+        if not seconds.isdigit() or not COUNTDOWN_MIN_S <= int(seconds) <= COUNTDOWN_MAX_S:
             raise SetupError(
-                N_("A countdown needs a whole number of seconds from 5 to 3600, not {value!r}."),
+                N_("A countdown lasts {low} to {high} whole seconds, not {value!r}."),
+                low=COUNTDOWN_MIN_S,
+                high=COUNTDOWN_MAX_S,
                 value=seconds,
             )
         return "countdown", int(seconds)

@@ -368,6 +368,9 @@ class MeepleCircusScreen(GameScreen):
         audio = self.audio
         if getattr(audio, "available", False):
             line.append("  ·  " + _("sound: {name}").format(name=audio.name))
+            latency = getattr(audio, "latency_s", None)
+            if isinstance(latency, float):
+                line.append(", " + _("output latency ≤ {ms} ms").format(ms=round(latency * 1000)))
         else:
             reason = getattr(audio, "reason", "") or _("no sound")
             line.append("  ·  " + _("silent: {reason}").format(reason=reason), style="yellow")
