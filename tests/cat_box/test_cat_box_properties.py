@@ -31,7 +31,11 @@ MAX_STEPS = 1500
 
 
 def choose(state: CatBoxState, rng: random.Random) -> Action:
-    """A move a table might make now; sometimes a wrong one (which must change nothing)."""
+    """A move a table might make now; sometimes a wrong one (which must change nothing).
+
+    The player mostly plays with sense: builds on the card they hold most tokens on,
+    retires when the next die would likely hiss, opens what they can.
+    """
     pid = state.current
     assert pid is not None
     if rng.random() < 0.05:  # wild: any player, any card, any slot, any dice
@@ -56,19 +60,24 @@ def choose(state: CatBoxState, rng: random.Random) -> Action:
             return UseEnvy(pid, rng.choice(check.envy_cards))
         if rng.random() < 0.03:
             return SetDice(pid, roll_dice(rng, 3), roll_dice(rng, 1), "envy")
-        if check.allowed and rng.random() < 0.9:
-            card, slot = rng.choice(check.allowed)
-            return Place(pid, card, slot)
+        if check.allowed and rng.random() < 0.95:
+            focus = max(
+                check.allowed, key=lambda spot: (state.displayed(spot[0]).count(pid), rng.random())
+            )  # type: ignore[union-attr]
+            return Place(pid, *focus)
         if check.may_place and rng.random() < 0.2:
             shown = rng.choice(state.display)
             return Place(pid, shown.card, rng.randint(1, len(shown.tokens)), override="host")
         return Pass(pid)
     openable = state.openable(pid)
-    if openable and rng.random() < 0.8:
+    if openable and rng.random() < 0.9:
         return Open(pid, rng.choice(openable))
-    if rng.random() < 0.12 + 0.05 * len(state.seat(pid).held):
+    held = sum(state.seat(pid).held)
+    mine = [state.card(d.card).hiss for d in state.display if d.count(pid)]
+    room = (min(mine) if mine else max(state.card(d.card).hiss for d in state.display)) - held
+    if (mine and room < 4 and rng.random() < 0.85) or rng.random() < 0.03:
         return Retire(pid)
-    return Roll(pid, roll_dice(rng, 3), roll_dice(rng, rng.choice([1, 2])))
+    return Roll(pid, roll_dice(rng, 3), roll_dice(rng, 2 if room >= 9 else 1))
 
 
 def check_invariants(state: CatBoxState) -> None:
@@ -149,3 +158,23 @@ def test_replay_of_the_log_equals_the_live_state(players: int, seed: int) -> Non
     assert outcome == live.outcome
     resumed = LiveSession.resume(store, live.id)
     assert resumed.state == live.state
+
+
+def test_the_driver_reaches_both_endings_with_the_default_cards() -> None:
+    """Guard for the tests above: random play opens boxes and ends both ways."""
+    endings: dict[str, int] = {}
+    opened = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        group = seat_players(NAMES[:8])
+        state = GAME.apply(GAME.setup(group, GAME.check_options({})), deal_for(group, {}, rng))
+        while state.ended is None:
+            try:
+                state = GAME.apply(state, choose(state, rng))
+            except RuleError:
+                continue
+            check_invariants(state)
+        endings[state.ended] = endings.get(state.ended, 0) + 1
+        opened += sum(len(s.won) for s in state.seats)
+    assert endings.get("deck-empty", 0) >= 1 and endings.get("instant-win", 0) >= 1, endings
+    assert opened >= 30 * 3
