@@ -97,6 +97,8 @@ class MeepleCircusView(BoardView):
             yield Static("", id="mc-order")
         yield Standings(id="mc-standings", max_scale=2)
 
+    _label: str | None = None
+
     @property
     def circus(self) -> CircusState:
         state: CircusState = self.snapshot.state
@@ -130,22 +132,23 @@ class MeepleCircusView(BoardView):
         self.tick(None)
 
     def tick(self, now_ns: int | None) -> None:
-        clock = self.query_one("#mc-clock", BigNumber)
-        label = self.query_one("#mc-clock-label", Static)
         attempt = self._attempt()
         if attempt is not None and attempt.aborted:
-            clock.value = ""
-            label.update(_("Attempt aborted — the table fell; play again"))
-            return
-        if self.circus.phase != "performance":
-            clock.value = ""
-            label.update("")
-            return
-        now = now_ns if now_ns is not None else self.app_clock()
-        text, what = countdown(attempt, now)
+            self._set_clock("", _("Attempt aborted — the table fell; play again"))
+        elif self.circus.phase != "performance":
+            self._set_clock("", "")
+        else:
+            now = now_ns if now_ns is not None else self.app_clock()
+            self._set_clock(*countdown(attempt, now))
+
+    def _set_clock(self, text: str, label: str) -> None:
+        """Change only what changed: ten ticks a second must not repaint the screen."""
+        clock = self.query_one("#mc-clock", BigNumber)
         if clock.value != text:
             clock.value = text
-        label.update(what)
+        if label != self._label:
+            self._label = label
+            self.query_one("#mc-clock-label", Static).update(label)
 
     def app_clock(self) -> int:
         clock = getattr(self.app, "clock", None)
