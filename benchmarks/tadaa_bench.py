@@ -370,7 +370,7 @@ def main() -> None:
         print("| from a line's arrival to | median | p99 | max |")
         print("| --- | --- | --- | --- |")
         for name, lat in (
-            ("the hub's press callback (mapped, acked, logged)", hub_lat),
+            ("the hub's press callback (parsed, deduplicated, acknowledged, mapped)", hub_lat),
             ("receive_press on the UI thread", ui_lat),
         ):
             print(
