@@ -3,8 +3,8 @@
 ``PressFeed`` listens to a ``TadaaHub``. For every press it:
 
 1. turns it into the Meeple Circus ``Press`` (player from the button map) and
-   hands it to ``deliver`` — the screen's ``receive_press`` through
-   ``app.call_from_thread`` — unless nobody owns that button;
+   hands it to ``deliver`` (the panel posts it to the UI thread, where the
+   screen's ``receive_press`` takes it) unless nobody owns that button;
 2. writes the raw event to the session log (``LiveSession.record_hardware``) with
    device time, host time, uncertainty, arrival time and what became of it —
    *every* press, assigned or not, disarmed or not (after the delivery, so the

@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
@@ -57,13 +58,17 @@ class ButtonMapScreen(ModalScreen[None]):
     def on_unmount(self) -> None:
         self.feed.capture = None
 
+    class Captured(Message):
+        def __init__(self, press: DevicePress) -> None:
+            super().__init__()
+            self.press = press
+
     def _captured(self, dp: DevicePress) -> bool:
         """On the hub's thread: take the press for the mapping, not the game."""
-        try:
-            self.app.call_from_thread(self._assign, dp)
-        except RuntimeError:
-            return False
-        return True
+        return self.post_message(self.Captured(dp))
+
+    def on_button_map_screen_captured(self, message: Captured) -> None:
+        self._assign(message.press)
 
     def _assign(self, dp: DevicePress) -> None:
         if self.index >= len(self.players):

@@ -6,10 +6,12 @@ Design decisions:
   uses the app's hub when one is set (``app.tadaa_hub``: tests, or a host who
   started one) and otherwise starts its own on the ports of the settings file
   plus the usual USB names. ``COMPANION_TADAA=off`` switches the buttons off.
-* Presses reach the screen's ``receive_press`` on the UI thread
-  (``app.call_from_thread``); then the raw event goes to the session log on the
-  reader thread (``LiveSession.record_hardware`` is thread-safe), so the log holds
-  every press even if the screen refuses it.
+* Presses reach the screen's ``receive_press`` on the UI thread through a message
+  (``post_message`` is thread-safe and does not wait: the reader thread goes straight
+  back to reading, so a busy screen never delays an acknowledgement or a pong's
+  time stamp); then the raw event goes to the session log on the reader thread
+  (``LiveSession.record_hardware`` is thread-safe), so the log holds every press
+  even if the screen refuses it.
 * The screen stays the one place that decides: the panel only renders (device
   status every 0.25 s, the photo finish when the performance changes) and lights
   the first finisher's LED steady and the second's blinking.
@@ -17,7 +19,6 @@ Design decisions:
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 
 from companion.hardware.config import TadaaConfig
 from companion.hardware.feed import PressFeed
@@ -41,6 +43,18 @@ REFRESH_S = 0.25
 
 class TadaaPanel(Vertical):
     DEFAULT_CSS = "TadaaPanel { height: auto; }"
+
+    class Pressed(Message):
+        """A button-box press for the screen (posted from the hub's reader thread)."""
+
+        def __init__(self, press: Press) -> None:
+            super().__init__()
+            self.press = press
+
+    class Unassigned(Message):
+        def __init__(self, press: DevicePress) -> None:
+            super().__init__()
+            self.press = press
 
     def __init__(
         self,
@@ -106,22 +120,22 @@ class TadaaPanel(Vertical):
         return self.session.record_hardware(payload, mono_ns)
 
     def _deliver(self, press: Press) -> None:
-        self._on_ui(self.receive_press, press)
+        self.post_message(self.Pressed(press))
 
     def _unassigned(self, dp: DevicePress) -> None:
-        self._on_ui(
-            self.app.notify,
-            _(
-                "Button {button} of {serial} has no player yet: press B to assign the buttons."
-            ).format(button=dp.button, serial=dp.serial[-8:]),
-        )
-
-    def _on_ui(self, fn: Callable[..., Any], *args: Any) -> None:
-        # RuntimeError: the app is closing; the raw event is in the log already.
-        with contextlib.suppress(RuntimeError):
-            self.app.call_from_thread(fn, *args)
+        self.post_message(self.Unassigned(dp))
 
     # ------------------------------------------------------------------ on the UI thread
+
+    def on_tadaa_panel_pressed(self, message: Pressed) -> None:
+        message.stop()
+        self.receive_press(message.press)
+
+    def on_tadaa_panel_unassigned(self, message: Unassigned) -> None:
+        message.stop()
+        dp = message.press
+        self.app.notify(_("Button {button} of {serial} has no player yet: press B to assign "
+                          "the buttons.").format(button=dp.button, serial=dp.serial[-8:]))
 
     def refresh_panel(self) -> None:
         statuses = self.hub.status() if self.hub is not None else []
