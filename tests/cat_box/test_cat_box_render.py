@@ -69,3 +69,21 @@ def test_bust_line_names_the_cards_and_the_retired(zh: None) -> None:
     lines = str(check_lines(state, check, "zh"))
     assert "哈气！" in lines and "S6 (6)" in lines and "Ann" in lines
     assert "第 1 轮开始" in str(notices_text(dealt(), "zh"))
+
+
+def test_roll_dialog_choices_normal_and_override() -> None:
+    import random
+
+    from companion.ui.games.cat_box_dialogs import RollDialog
+
+    cards = card_set(card("c7", 17, ("pair", "has:6")))
+    state = with_tokens(dealt(cards=cards), "c6", ("p1",), ())
+    dialog = RollDialog(state, "p1", random.Random(1), "en")
+    dialog.common, dialog.rolled = [1, 2, 3], [4, 4]  # total 8: s6 and s7 too hot
+    dialog.stage = "place"
+    normal = {(card_id, slot) for _, card_id, slot in dialog.choices()}
+    assert normal == {("c7", 1), ("c6", 2)}  # the pair; c6 slot 1 holds p1's token
+    dialog.stage = "override"
+    forced = {(card_id, slot) for _, card_id, slot in dialog.choices()}
+    assert forced == {("c7", 1), ("c7", 2), ("c6", 2)}
+    assert [key for key, _, _ in dialog.choices()] == ["1", "2", "3"]
