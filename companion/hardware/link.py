@@ -158,7 +158,7 @@ class SeqRecord:
         """The device dropped everything before ``seq`` (ring overflow): count the loss."""
         gone = 0
         for s in range(self.contiguous + 1, seq):
-            if s not in self.above:
+            if not self.has(s):
                 gone += 1
                 self.add(s)
         self.lost += gone
