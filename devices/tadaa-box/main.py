@@ -13,7 +13,9 @@
 # * Core 0 drains that queue into the logic, talks to the host over USB CDC,
 #   sends heartbeats, and drives the LEDs.
 #
-# Pins and options come from ``config.py`` on the board (see README.md).
+# Pins and options come from ``config.py`` on the board (see README.md); a config
+# with ``AUTOSTART = False`` only defines everything (the tests drive ``setup()``
+# and ``Firmware.step()`` with a faked board).
 # Hold button 1 while plugging in to skip the firmware (safe mode: the REPL
 # stays free for ``mpremote``).
 
@@ -36,9 +38,15 @@ LED_PINS = getattr(config, "LED_PINS", [])  # one per button, or empty
 DEBOUNCE_US = getattr(config, "DEBOUNCE_US", 30000)
 ACTIVE_LOW = getattr(config, "ACTIVE_LOW", True)  # button to GND, internal pull-up
 
+_sleep_ms = getattr(time, "sleep_ms", lambda ms: time.sleep(ms / 1000))
+
 SIO_GPIO_IN = 0xD0000004  # RP2040: all GPIO inputs, one read
 TIMER_RAWL = 0x40054028  # RP2040: 1 MHz timer, low 32 bits, no latching side effects
 QUEUE = 64  # power of two
+
+PIN_MASK = 0
+for _p in BUTTON_PINS:
+    PIN_MASK |= 1 << _p
 
 _q_t = array("I", [0] * QUEUE)  # raw timer at each change
 _q_v = array("I", [0] * QUEUE)  # raw GPIO bits at each change
@@ -56,7 +64,7 @@ try:
     from fast_sampler import make_sampler
 
     _sampler = make_sampler(SIO_GPIO_IN, TIMER_RAWL, _q_t, _q_v, _q_w, _stop, QUEUE)
-except (ImportError, SyntaxError):
+except (ImportError, SyntaxError, AttributeError):
 
     def _sampler(pin_mask):
         mem = machine.mem32
@@ -88,90 +96,120 @@ def _serial_number():
 
 
 def _boot_id():
-    import os
+    try:
+        import os
 
-    return "".join("%02X" % b for b in os.urandom(4))
+        raw = os.urandom(4)  # RP2040: from the ring oscillator's random bits
+    except (ImportError, AttributeError):
+        import random
+
+        raw = bytes(random.getrandbits(8) ^ (_timer_raw() >> (8 * i) & 0xFF) for i in range(4))
+    return "".join("%02X" % b for b in raw)
 
 
-def main():
-    pins = [
-        machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP if ACTIVE_LOW else None)
-        for p in BUTTON_PINS
-    ]
-    leds = [machine.Pin(p, machine.Pin.OUT, value=0) for p in LED_PINS]
-    pin_mask = 0
-    for p in BUTTON_PINS:
-        pin_mask |= 1 << p
-    time.sleep_ms(5)  # pull-ups settle
-    raw = machine.mem32[SIO_GPIO_IN] & pin_mask
-    initial = _to_buttons(raw)
-    if initial & 1:
-        # Safe mode: leave the REPL to mpremote.
-        print("tadaa: button 1 held at boot, firmware not started (safe mode)")
-        return
-    del pins
+class UsbHost:
+    """The USB serial port: non-blocking reads from stdin, writes to stdout."""
 
-    ext = L.ClockExtender(32, _timer_raw())
-    now = ext.extend(_timer_raw())
-    dev = L.TadaaDevice(
-        len(BUTTON_PINS),
-        _boot_id(),
-        _serial_number(),
-        debounce_us=DEBOUNCE_US,
-        t_us=now,
-        initial_mask=initial,
-    )
+    def __init__(self):
+        # Binary-safe stdin: a stray 0x03 (Ctrl-C) on the line must not stop us.
+        micropython.kbd_intr(-1)
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.inp = sys.stdin.buffer
+        self.out = sys.stdout.buffer
 
-    # Binary-safe stdin: a stray 0x03 (Ctrl-C) on the line must not stop us.
-    micropython.kbd_intr(-1)
-    poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
-    out = sys.stdout.buffer
-    inp = sys.stdin.buffer
+    def read(self):
+        data = b""
+        while self.poller.poll(0):
+            data += self.inp.read(1)
+            if len(data) >= 64:
+                break
+        return data
 
-    import _thread
+    def write(self, data):
+        self.out.write(data)
 
-    _thread.start_new_thread(_sampler, (pin_mask,))
 
-    r = 0
-    shown_leds = -1
-    last_loops = 0
-    last_hb = now
-    while True:
+class Firmware:
+    """Core 0's loop, one ``step`` at a time (tests drive it with a faked board)."""
+
+    def __init__(self, host, pin_mask, initial, leds):
+        self.host = host
+        self.leds = leds
+        self.ext = L.ClockExtender(32, _timer_raw())
+        now = self.ext.extend(_timer_raw())
+        self.dev = L.TadaaDevice(
+            len(BUTTON_PINS),
+            _boot_id(),
+            _serial_number(),
+            debounce_us=DEBOUNCE_US,
+            t_us=now,
+            initial_mask=initial,
+        )
+        self.r = _q_w[0]  # the queue is empty at boot; start where core 1 is
+        self.shown_leds = -1
+        self.last_loops = _q_w[1]
+        self.last_hb = now
+
+    def step(self):
+        dev = self.dev
+        ext = self.ext
         lines = []
         # 1. presses, in the order core 1 saw them
         w = _q_w[0]
-        while r != w:
-            t = ext.near(_q_t[r])
-            lines.extend(dev.on_sample(t, _to_buttons(_q_v[r])))
-            r = (r + 1) & (QUEUE - 1)
+        while self.r != w:
+            t = ext.near(_q_t[self.r])
+            lines.extend(dev.on_sample(t, _to_buttons(_q_v[self.r])))
+            self.r = (self.r + 1) & (QUEUE - 1)
         now = ext.extend(_timer_raw())
         # 2. host commands (stamped when their bytes were read)
-        data = b""
-        while poller.poll(0):
-            data += inp.read(1)
-            if len(data) >= 64:
-                break
+        data = self.host.read()
         if data:
             lines.extend(dev.on_bytes(data, ext.extend(_timer_raw())))
         # 3. sampling period for the heartbeat (average since the last one)
-        if now - last_hb >= 1000000:
+        if now - self.last_hb >= 1000000:
             loops = _q_w[1]
-            count = (loops - last_loops) & 0xFFFFFFFF
+            count = (loops - self.last_loops) & 0xFFFFFFFF
             if count:
-                dev.note_loop(max(1, (now - last_hb) // count))
-            last_loops = loops
-            last_hb = now
+                dev.note_loop(max(1, (now - self.last_hb) // count))
+            self.last_loops = loops
+            self.last_hb = now
         lines.extend(dev.poll(now))
         for line in lines:
-            out.write(line)
+            self.host.write(line)
         # 4. LEDs
-        if leds:
+        if self.leds:
             mask = dev.led_mask(now)
-            if mask != shown_leds:
-                for i, led in enumerate(leds):
+            if mask != self.shown_leds:
+                for i, led in enumerate(self.leds):
                     led.value((mask >> i) & 1)
-                shown_leds = mask
+                self.shown_leds = mask
 
 
-main()
+def setup(host=None):
+    """Pins, safe mode, the logic; returns the ``Firmware`` (None in safe mode)."""
+    for p in BUTTON_PINS:
+        machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP if ACTIVE_LOW else None)
+    leds = [machine.Pin(p, machine.Pin.OUT, value=0) for p in LED_PINS]
+    _sleep_ms(5)  # pull-ups settle
+    initial = _to_buttons(machine.mem32[SIO_GPIO_IN] & PIN_MASK)
+    if initial & 1:
+        # Safe mode: leave the REPL to mpremote.
+        print("tadaa: button 1 held at boot, firmware not started (safe mode)")
+        return None
+    return Firmware(host or UsbHost(), PIN_MASK, initial, leds)
+
+
+def main():
+    fw = setup()
+    if fw is None:
+        return
+    import _thread
+
+    _thread.start_new_thread(_sampler, (PIN_MASK,))
+    while True:
+        fw.step()
+
+
+if getattr(config, "AUTOSTART", True):
+    main()
