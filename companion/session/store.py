@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -116,16 +117,53 @@ def _dumps(value: Any) -> str:
 
 
 class Store:
-    """A connection to one database file. Use ``Store.open``; close when done.
+    """One database file. Use ``Store.open``; close when done.
 
     Every writing method is one transaction, committed (and, with
     ``synchronous=FULL``, on disk) before it returns.
+
+    Each thread gets its own SQLite connection (``conn``): the UI thread reads while
+    the writer thread commits, and one connection shared by two threads can
+    deadlock inside the driver. WAL lets the readers go on during a write; two
+    writers queue on ``BEGIN IMMEDIATE`` (busy timeout 5 s). An in-memory store has
+    one connection for all threads (there is no file to share).
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path | None, readonly: bool) -> None:
-        self.conn = conn
+    def __init__(self, conn: sqlite3.Connection, path: Path | None, readonly: bool,
+                 uri: str | None = None) -> None:
         self.path = path
         self.readonly = readonly
+        self._uri = uri
+        self._local = threading.local()
+        self._local.conn = conn
+        self._first = conn
+        self._connections = [conn]
+        self._guard = threading.Lock()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (opened and configured on first use)."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn
+        if self._uri is None:  # in-memory: one connection for everyone
+            return self._first
+        conn = sqlite3.connect(self._uri, uri=True, isolation_level=None,
+                               check_same_thread=False)
+        self._connection_pragmas(conn)
+        with self._guard:
+            self._connections.append(conn)
+        self._local.conn = conn
+        return conn
+
+    def _connection_pragmas(self, c: sqlite3.Connection) -> None:
+        """Settings that belong to each connection (WAL mode belongs to the file)."""
+        c.execute("PRAGMA busy_timeout = 5000")
+        if self.readonly:
+            c.execute("PRAGMA query_only = ON")
+        else:
+            c.execute("PRAGMA synchronous = FULL")
+            c.execute("PRAGMA foreign_keys = ON")
 
     # ------------------------------------------------------------------ opening
 
@@ -146,13 +184,13 @@ class Store:
         if readonly:
             if not p.exists():
                 raise StoreError(f"{p} does not exist yet.")
-            conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True,
-                                   isolation_level=None, check_same_thread=False)
+            uri = f"{p.resolve().as_uri()}?mode=ro"
         else:
             p.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(p, isolation_level=None, check_same_thread=False)
+            uri = f"{p.resolve().as_uri()}?mode=rwc"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
-            store = cls(conn, p, readonly)
+            store = cls(conn, p, readonly, uri)
             store._configure()
         except sqlite3.DatabaseError as exc:
             conn.close()
@@ -170,7 +208,7 @@ class Store:
         return store
 
     def _configure(self) -> None:
-        c = self.conn
+        c = self._first
         c.execute("PRAGMA busy_timeout = 5000")
         version = c.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -205,7 +243,10 @@ class Store:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
-        self.conn.close()
+        with self._guard:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
 
     def __enter__(self) -> Store:
         return self

@@ -136,3 +136,28 @@ def test_session_found_by_unique_prefix(tmp_path):
     with Store.open(tmp_path / "db.sqlite3") as store:
         sid = store.create_session("scorepad", {}, seat_players(["Ann"]))
         assert store.session(sid[:8]).id == sid
+
+
+def test_each_thread_gets_its_own_connection_and_sees_commits(tmp_path):
+    """The UI thread reads while the writer thread commits: no shared connection."""
+    import threading
+
+    with Store.open(tmp_path / "db.sqlite3") as store:
+        sid = store.create_session("scorepad", {}, seat_players(["Ann"]))
+        seen: dict[str, object] = {}
+
+        def writer():
+            seen["conn"] = store.conn
+            for seq in range(1, 51):
+                store.append(sid, seq, "action", {"type": "score", "player": "p1",
+                                                  "points": 1}, seq)
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        while thread.is_alive():
+            store.sessions()  # reads on this thread's connection meanwhile
+            store.last_seq(sid)
+        thread.join()
+        assert seen["conn"] is not store.conn
+        assert store.last_seq(sid) == 50
+        assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2
