@@ -98,6 +98,8 @@ class HomeScreen(Screen[None]):
             table.add_columns(_("Started"), _("Game"), _("Players"),
                               _("Winners") if table_id == "#past" else _("Entries"))
         self.reload()
+        games.highlighted = next(
+            (i for i, info in enumerate(GAMES) if playable(info)), None)
         games.focus()
         unfinished = self.companion.store.sessions(status="active")
         if unfinished:
