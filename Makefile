@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 ALSA_HEADER := /usr/include/alsa/asoundlib.h
 ALSA_HINT   := sudo apt-get install -y libasound2-dev
 
-.PHONY: run test lint check-alsa clean sounds i18n-missing bench
+.PHONY: run test lint check-alsa clean sounds i18n i18n-missing
 
 check-alsa:
 	@if [ ! -f $(ALSA_HEADER) ]; then \
@@ -49,6 +49,10 @@ sounds: $(VENV)/.installed-dev
 	$(BIN)/python sounds/render.py
 
 i18n-missing: $(VENV)/.installed-dev
+	$(BIN)/python scripts/i18n_missing.py
+
+i18n: $(VENV)/.installed-dev
+	$(BIN)/python scripts/i18n_update.py
 	$(BIN)/python scripts/i18n_missing.py
 
 clean:

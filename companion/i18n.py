@@ -25,6 +25,7 @@ from pathlib import Path
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES = ("en", "zh")
 _LOCALE_OF = {"en": "en", "zh": "zh_CN"}
+EN_DOMAIN = "companion"
 
 _current = "en"
 
@@ -73,9 +74,7 @@ class _Catalog(_gettext.NullTranslations):
 
 @cache
 def catalog(lang: str) -> _gettext.NullTranslations:
-    """All domains of ``lang`` merged; English is the identity."""
-    if lang == "en":
-        return _gettext.NullTranslations()
+    """All domains of ``lang`` merged (English: the reworded entries of its catalog)."""
     from babel.messages.pofile import read_po  # deferred: only needed for Chinese
 
     messages: dict[str, str] = {}
@@ -92,7 +91,7 @@ def catalog(lang: str) -> _gettext.NullTranslations:
                 for i, s in enumerate(strings):
                     if isinstance(s, str) and s:
                         plurals[(str(msg.id[0]), i)] = s
-            elif isinstance(msg.string, str) and msg.string:
+            elif isinstance(msg.string, str) and msg.string and msg.string != msg.id:
                 messages[str(msg.id)] = msg.string
     return _Catalog(messages, plurals)
 

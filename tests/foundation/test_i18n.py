@@ -19,6 +19,18 @@ def test_every_user_visible_string_has_a_chinese_translation():
     assert not missing, f"untranslated (run scripts/i18n_missing.py):\n{listing}"
 
 
+def test_the_english_catalog_is_up_to_date():
+    """companion/locale/en holds every string (regenerate: scripts/i18n_update.py)."""
+    from babel.messages.pofile import read_po
+
+    from companion.i18n import LOCALE_DIR
+
+    with (LOCALE_DIR / "en" / "LC_MESSAGES" / "companion.po").open("rb") as fh:
+        english = {m.id for m in read_po(fh) if m.id}
+    missing = sorted({m.msgid for m in extracted()} - english)
+    assert not missing, f"run scripts/i18n_update.py; missing: {missing[:10]}"
+
+
 def test_the_extractor_finds_the_core_strings():
     ids = {m.msgid for m in extracted()}
     assert {"New session", "Nothing to undo.", "Undo"} <= ids
