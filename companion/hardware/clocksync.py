@@ -10,8 +10,10 @@ Modelled on Klipper's ``klippy/clocksync.py`` and on NTP:
   window keeps every sample, but the fit uses those whose round trip is within
   ``rtt_keep`` of the window's (slowly aging) minimum, and weighs them by
   ``1 / rtt²``.
-* Drift (the rate) comes from a weighted least-squares fit of the midpoints over
-  the whole window (minutes): rate errors shrink with the window's span.
+* Drift (the rate): at first from the two lowest-round-trip samples near the
+  window's ends, whose intervals bound it rigorously; once 20 samples span 10 s,
+  from a weighted least-squares fit of the midpoints over the whole window
+  (minutes), with five standard errors as its bound, whichever bound is tighter.
 * The offset is not taken from the midpoints alone (their error is the unknown
   asymmetry of the two directions, up to rtt/2 each): with the fitted rate, every
   recent sample bounds the line from below (``sent``) and above (``recv``); the
@@ -140,26 +142,33 @@ class ClockSync:
         wsum = sum(weights)
         x0 = sum(w * s.device_us for w, s in zip(weights, kept, strict=True)) / wsum
         y0 = sum(w * s.mid_ns for w, s in zip(weights, kept, strict=True)) / wsum
+        # A rigorous rate first: the best (lowest round trip) sample of the first and
+        # of the last quarter bound the slope by their intervals.
+        rate, rate_error = NS_PER_US, self.prior
+        q = max(1, len(kept) // 4)
+        a = min(kept[:q], key=lambda s: s.rtt_ns)
+        b = min(kept[-q:], key=lambda s: s.rtt_ns)
+        base_us = b.device_us - a.device_us
+        if base_us > 0:
+            rate = (b.mid_ns - a.mid_ns) / base_us
+            rate_error = (a.rtt_ns + b.rtt_ns) / 2 / base_us
+        # Then the weighted least-squares fit, trusted (at 5 sigma) once enough
+        # samples over enough time make its statistics meaningful.
         sxx = sum(w * (s.device_us - x0) ** 2 for w, s in zip(weights, kept, strict=True))
         span_us = kept[-1].device_us - kept[0].device_us
-        if len(kept) >= 3 and span_us > 0 and sxx > 0:
+        if len(kept) >= 20 and span_us >= 10_000_000 and sxx > 0:
             sxy = sum(
                 w * (s.device_us - x0) * (s.mid_ns - y0) for w, s in zip(weights, kept, strict=True)
             )
-            rate = sxy / sxx
-            # Standard error of the slope from the weighted residuals.
+            ls_rate = sxy / sxx
             resid = sum(
-                w * (s.mid_ns - y0 - rate * (s.device_us - x0)) ** 2
+                w * (s.mid_ns - y0 - ls_rate * (s.device_us - x0)) ** 2
                 for w, s in zip(weights, kept, strict=True)
             )
-            sigma2 = resid / max(len(kept) - 2, 1) / sxx
-            # A hard bound too: the end samples' intervals bound the slope. The
-            # statistical one is trusted only with enough samples to estimate it.
-            hard = (kept[0].rtt_ns + kept[-1].rtt_ns) / 2 / span_us
-            stat = 3.0 * math.sqrt(sigma2) if len(kept) >= 8 else math.inf
-            rate_error = max(min(stat, hard), self.min_rate_error)
-        else:
-            rate, rate_error = NS_PER_US, self.prior
+            stat = 5.0 * math.sqrt(resid / (len(kept) - 2) / sxx)
+            if stat < rate_error:
+                rate, rate_error = ls_rate, stat
+        rate_error = max(rate_error, self.min_rate_error)
         if rate_error >= self.prior:  # not better than knowing nothing: nominal rate
             rate, rate_error = NS_PER_US, self.prior
 

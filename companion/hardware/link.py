@@ -480,7 +480,8 @@ class TadaaHub:
 
     def _open(self, port: str) -> None:
         try:
-            ser = serial.Serial(port, 115200, timeout=1, write_timeout=0.5)
+            # exclusive: a second companion (e.g. `devices monitor`) must not split the bytes
+            ser = serial.Serial(port, 115200, timeout=1, write_timeout=0.5, exclusive=True)
         except (serial.SerialException, OSError, ValueError):
             return
         link = DeviceLink(self, port, ser)
@@ -671,7 +672,7 @@ class TadaaHub:
 def probe_port(port: str, timeout_s: float = 1.5) -> proto.Hello | None:
     """Open ``port``, ask ``INFO``, return the device's ``HELLO`` (None: not a Tadaa)."""
     try:
-        ser = serial.Serial(port, 115200, timeout=0.05, write_timeout=0.5)
+        ser = serial.Serial(port, 115200, timeout=0.05, write_timeout=0.5, exclusive=True)
     except (serial.SerialException, OSError, ValueError):
         return None
     parser = proto.LineParser()

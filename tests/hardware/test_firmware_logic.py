@@ -50,8 +50,12 @@ def test_hardware_layer_on_a_faked_board_under_cpython():
     # In a subprocess: the checks put fake ``machine``/``config`` modules in sys.modules.
     proc = subprocess.run(
         [sys.executable, "-c", "import firmware_checks, sys; sys.exit(firmware_checks.run_all())"],
-        cwd=JS_TESTS, capture_output=True, text=True, timeout=60,
-        env={"PYTHONPATH": f"{BOX}:{JS_TESTS}", "PATH": "/usr/bin:/bin"})
+        cwd=JS_TESTS,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": f"{BOX}:{JS_TESTS}", "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("PASS ") >= 4
 
