@@ -53,6 +53,7 @@ WARMUP_GAP_NS = 100_000_000
 PING_EVERY_NS = 500_000_000
 PING_TIMEOUT_NS = 400_000_000
 HELLO_TIMEOUT_NS = 2_000_000_000
+INFO_RETRY_NS = 300_000_000
 RESEND_RETRY_NS = 150_000_000
 MIN_SYNC_SAMPLES = 3
 SCAN_EVERY_NS = 500_000_000
@@ -235,6 +236,8 @@ class DeviceLink:
         self.pings_sent = 0
         self.next_ping_ns = 0
         self.write_lock = threading.Lock()
+        self.seen_valid = False  # a checked Tadaa line arrived (HELLO or not)
+        self.info_sent_ns = 0
 
     def start(self) -> None:
         self.thread.start()
@@ -247,6 +250,7 @@ class DeviceLink:
         return self.protocol.parser.stats.errors if self.protocol else 0
 
     def connection_made(self, transport: Any) -> None:
+        self.info_sent_ns = self.hub.clock()
         self.write(proto.cmd_info())
 
     def connection_lost(self, exc: BaseException | None) -> None:
@@ -494,7 +498,11 @@ class TadaaHub:
             links = list(self.links.values())
         for link in links:
             if link.state is None:
-                if now - link.opened_ns > HELLO_TIMEOUT_NS:  # not a Tadaa device (or mute)
+                if link.seen_valid and now - link.info_sent_ns > INFO_RETRY_NS:
+                    link.info_sent_ns = now  # a Tadaa device on a noisy line: ask again
+                    link.write(proto.cmd_info())
+                elif not link.seen_valid and now - link.opened_ns > HELLO_TIMEOUT_NS:
+                    # not a Tadaa device (or mute): leave the port alone for a while
                     with self._lock:
                         self.not_tadaa[link.port] = now
                         self.links.pop(link.port, None)
@@ -536,7 +544,13 @@ class TadaaHub:
             if isinstance(msg, proto.Hello):
                 emit = self._hello(link, msg, arrival)
             elif link.state is None:
-                return  # nothing before HELLO counts: we do not know whose it is
+                # A Tadaa device (its lines check out) whose HELLO we missed: ask
+                # again. Nothing counts before HELLO: we do not know whose it is.
+                link.seen_valid = True
+                if arrival - link.info_sent_ns > INFO_RETRY_NS:
+                    link.info_sent_ns = arrival
+                    link.write(proto.cmd_info())
+                return
             elif isinstance(msg, proto.PressEvent):
                 emit = self._press(link.state, msg, arrival)
             elif isinstance(msg, proto.Pong):
@@ -608,6 +622,8 @@ class TadaaHub:
             state.seqs.give_up_below(ev.seq)
         if state.seqs.has(ev.seq):
             state.duplicates += 1
+            # It came again: our acknowledgement was lost. Say it again.
+            state.acked = min(state.acked, ev.seq - 1)
         else:
             state.seqs.add(ev.seq)
             press = DevicePress(
@@ -666,6 +682,11 @@ class TadaaHub:
         state.sample_us = hb.sample_us
         if hb.last_seq > state.seqs.highest:
             state.seqs.highest = hb.last_seq  # a last event was lost: ask for it
+        holds_ours = hb.unacked and state.seqs.contiguous > hb.last_seq - hb.unacked
+        if holds_ours and state.link is not None:
+            # The device still holds events we have: an acknowledgement was lost.
+            state.link.write(proto.cmd_ack(state.boot, state.seqs.contiguous))
+            state.acked = state.seqs.contiguous
         self._status_dirty = True
 
 
