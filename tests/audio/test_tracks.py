@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.audio.settings import MusicPlan
 from companion.audio.tracks import CUES, catalogue, cue, track, tracks_for_act, wav_duration
 from companion.i18n import set_language
 
@@ -80,9 +79,9 @@ def test_each_track_ends_on_a_flourish_then_falls_quiet(t) -> None:
     assert float(np.abs(x[-rate // 20 :]).max()) < 0.02 * 32767
 
 
-def test_default_music_plan_uses_each_acts_first_track() -> None:
-    plan = MusicPlan.default()
+def test_each_act_has_tracks_whose_length_is_the_wav_length() -> None:
     for act in (1, 2, 3):
-        chosen, length = plan.timer(act)
-        assert chosen is not None and chosen.id == tracks_for_act(act)[0].id
-        assert length == chosen.duration_s
+        tracks = tracks_for_act(act)
+        assert tracks, act
+        for chosen in tracks:
+            assert chosen.duration_s == wav_duration(chosen.path)
