@@ -68,21 +68,6 @@ PHASE_NAMES = {
 }
 BUILDING_NAMES = {"N": N_("North"), "E": N_("East"), "S": N_("South"), "W": N_("West")}
 SIDE_NAMES = {"police": N_("Police"), "meowfia": N_("Meowfia")}
-GATED = frozenset(
-    {
-        "seat",
-        "next_prompt",
-        "smuggling_done",
-        "question",
-        "claim",
-        "open_building",
-        "revote",
-        "reveal",
-        "timer",
-        "manual",
-        "identify",
-    }
-)
 """Actions offered only in some phases (hidden from the footer otherwise)."""
 
 # The smuggling phase as the rules text words it (偷渡), one prompt per step.
@@ -224,8 +209,6 @@ class MeowfiaScreen(GameScreen):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.prompt_step = 0
-        self._typed: list[tuple[str, Callable[[], None]]] = []
-        self._drain_timer: Timer | None = None
         self._seen: tuple[int, str] | None = None
         self._timer_end_ns: int | None = None
         self._timer_left_ns: int | None = None
@@ -489,31 +472,13 @@ class MeowfiaScreen(GameScreen):
         return True if check is None else check()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in GATED and self._writes_pending():
-            # A key typed before the last commit landed is judged once it has.
-            return True
         return self._allowed(action)
 
-    def _writes_pending(self) -> bool:
-        return bool(getattr(self.companion, "_inflight", 0))
-
     def _queue_key(self, action: str, run: Callable[[], None]) -> None:
-        self._typed.append((action, run))
-        self._drain_keys()
-
-    def _drain_keys(self) -> None:
-        """Run typed keys in order, each against the state after the commits before it."""
-        self._drain_timer = None
-        while self._typed:
-            if self._writes_pending():
-                self._drain_timer = self._drain_timer or self.set_timer(0.01, self._drain_keys)
-                return
-            if self.app.screen is not self:
-                self._typed.clear()  # a dialog opened: later keys were meant for it
-                return
-            action, run = self._typed.pop(0)
-            if self._allowed(action):
-                run()
+        """Run a key's action if it still applies (the app holds keys typed during a
+        commit until it lands, so this judges them against the state they meant)."""
+        if self._allowed(action):
+            run()
 
     # ------------------------------------------------------------------ the flow
 
