@@ -407,7 +407,9 @@ class Simulator:
         def deliver() -> None:
             if dev.generation != gen or not dev.plugged:
                 return
-            self._send(dev, dev.device.on_bytes(data, dev.device_us(due)))
+            # The device answers at its own time (``due``), even if this thread got
+            # here a little late: only the real transport delays it.
+            self._send(dev, dev.device.on_bytes(data, dev.device_us(due)), at_ns=due)
 
         self._schedule(due, deliver)
 
@@ -446,10 +448,10 @@ class Simulator:
             dev.lines_damaged += 1
         return damaged
 
-    def _send(self, dev: SimDevice, lines: list[bytes]) -> None:
+    def _send(self, dev: SimDevice, lines: list[bytes], at_ns: int | None = None) -> None:
         if not lines:
             return
-        now = self.clock()
+        now = self.clock() if at_ns is None else at_ns
         tr = dev.config.to_host
         for line in lines:
             if self.on_line is not None:
