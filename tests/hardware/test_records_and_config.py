@@ -71,3 +71,24 @@ def test_config_ignores_junk_entries_and_reports_broken_files(tmp_path):
         assert str(path) in str(exc)
     else:
         raise AssertionError("a broken settings file must be reported")
+
+
+def test_candidate_ports_from_configured_paths_and_globs(tmp_path):
+    import os
+
+    from companion.hardware.link import candidate_ports, probe_port
+
+    master, slave = os.openpty()
+    try:
+        real = os.ttyname(slave)
+        (tmp_path / "tadaa-A").symlink_to(real)
+        (tmp_path / "tadaa-B").symlink_to(real)  # same device twice: listed once
+        ports = candidate_ports([str(tmp_path / "tadaa-*"), "/dev/does-not-matter"])
+        assert str(tmp_path / "tadaa-A") in ports
+        assert str(tmp_path / "tadaa-B") not in ports
+        assert "/dev/does-not-matter" in ports  # a configured path is tried as given
+        # A port that never says HELLO is not a Tadaa device.
+        assert probe_port(real, timeout_s=0.2) is None
+    finally:
+        os.close(master)
+        os.close(slave)
