@@ -107,6 +107,8 @@ async def test_presses_reach_the_game_with_exact_gaps_and_the_raw_log(tmp_path, 
         assert "Photo finish" in text and "+50 µs" in text
         order = [line.split()[1] for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
         assert order == ["Bo", "Ann", "Cy"]
+        # The first finisher's LED lit steadily, the second's blinking, the rest dark.
+        await until(pilot, lambda: dev.device.led_modes == [2, 1, 0, 0], what="LEDs")
         status = plain(screen.query_one(DeviceStatusLine))
         assert "connected" in status and "4 buttons" in status
         # Every press is in the raw log, the unassigned one too.
