@@ -385,7 +385,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         with lock:
             print(f"{dev.config.serial} > {line.decode(errors='replace').rstrip()}", flush=True)
 
-    sim = Simulator(configs, seed=args.seed, link_dir=args.link_dir, on_line=echo)
+    sim = Simulator(configs, seed=args.seed, link_dir=args.link_dir)
     with sim:
         link_dir = Path(args.link_dir)
         for i, dev in enumerate(sim.devices, start=1):
@@ -409,6 +409,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             ),
             flush=True,
         )
+        sim.on_line = echo  # from here on, show what the devices send
         start = time.monotonic_ns() + int(args.start_in * 1e9)
         for dev_no, button, offset in script:
             if not 1 <= dev_no <= len(sim.devices):
