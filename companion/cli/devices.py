@@ -20,12 +20,11 @@ import random
 import re
 import select
 import sys
-import termios
 import threading
 import time
-import tty
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.cli.common import fail, setup_language
 from companion.hardware.config import TadaaConfig, default_path
@@ -36,17 +35,10 @@ from companion.hardware.link import (
     candidate_ports,
     probe_port,
 )
-from companion.hardware.simulator import (
-    DEVICE_TO_HOST,
-    FRAMED_BOTH,
-    FTDI,
-    HOST_TO_DEVICE,
-    SimDevice,
-    SimDeviceConfig,
-    Simulator,
-    Transport,
-)
 from companion.i18n import _
+
+if TYPE_CHECKING:  # the simulator needs ptys (POSIX): imported when it runs
+    from companion.hardware.simulator import SimDevice, SimDeviceConfig, Simulator
 
 DEFAULT_LINK_DIR = "/tmp/tadaa-sim"
 
@@ -329,6 +321,15 @@ def parse_unplug(text: str) -> tuple[int, float, float]:
 
 
 def sim_configs(args: argparse.Namespace, rng: random.Random) -> list[SimDeviceConfig]:
+    from companion.hardware.simulator import (
+        DEVICE_TO_HOST,
+        FRAMED_BOTH,
+        FTDI,
+        HOST_TO_DEVICE,
+        SimDeviceConfig,
+        Transport,
+    )
+
     to_host: Transport = {"usb": DEVICE_TO_HOST, "framed": FRAMED_BOTH, "ftdi": FTDI}[
         args.transport
     ]
@@ -356,6 +357,9 @@ def _raw_keys() -> Iterator[bool]:
     if not sys.stdin.isatty():
         yield False
         return
+    import termios
+    import tty
+
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
     try:
@@ -375,6 +379,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         fail(_("cannot read {what!r}").format(what=str(exc)))
         raise
+    from companion.hardware.simulator import Simulator
+
     rng = random.Random(args.seed)
     configs = sim_configs(args, rng)
     lock = threading.Lock()

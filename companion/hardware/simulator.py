@@ -31,7 +31,6 @@ import random
 import select
 import threading
 import time
-import tty
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,6 +157,8 @@ class SimDevice:
     # ------------------------------------------------------------------ pty
 
     def plug(self) -> str:
+        import tty  # POSIX only, like the ptys themselves
+
         master, slave = os.openpty()
         tty.setraw(slave)
         os.set_blocking(master, False)
