@@ -87,6 +87,7 @@ class SimDeviceConfig:
     sample_us: int = 1  # the firmware's sampling period (viper loop: < 1 µs)
     bounce_us: int = 0  # contact bounce after each edge
     hold_ms: float = 80.0
+    ring_size: int = 256  # the firmware's buffer of unacknowledged presses
     to_host: Transport = field(default_factory=lambda: DEVICE_TO_HOST)
     to_device: Transport = field(default_factory=lambda: HOST_TO_DEVICE)
 
@@ -128,6 +129,7 @@ class SimDevice:
             _boot_id(self.rng),
             c.serial,
             debounce_us=c.debounce_us,
+            ring_size=c.ring_size,
             t_us=self.device_us(self.sim.clock()),
             initial_mask=self.mask,
         )

@@ -264,3 +264,22 @@ def test_sustained_line_damage_both_ways_every_press_exactly_once(rig):
     st = r.status("NOISY")
     assert st.corrupt > 0 and st.device_corrupt > 0  # the damage really happened
     assert st.lost == 0
+
+
+def test_ring_overflow_while_unplugged_is_counted_as_lost_not_hidden(rig):
+    r = rig([SimDeviceConfig("TINY", buttons=8, ring_size=4)])
+    r.wait_synced(max_uncertainty_ns=5_000_000)
+    dev = r.sim.devices[0]
+    r.sim.unplug(dev)
+    wait_for(lambda: r.status("TINY").state == "disconnected", what="the unplug seen")
+    t = r.soon(20)
+    for k in range(6):  # six presses, room for four
+        r.sim.press(dev, k + 1, t + k * 40_000_000, hold_ms=5)
+    wait_for(lambda: len(dev.events) == 6, what="six presses made")
+    r.sim.replug(dev)
+    r.hub.poke()
+    got = r.wait_presses(4)
+    wait_for(lambda: r.status("TINY").lost == 2, what="the loss counted")
+    assert sorted(p.seq for p in got) == [3, 4, 5, 6]
+    # The events whose arrival pushed older ones out say so (OVERFLOW flag).
+    assert {p.seq for p in got if p.flags & 0x08} == {5, 6}

@@ -191,7 +191,8 @@ def check_ring_overflow():
         ring.push(1, i, 0)
     eq([e[0] for e in ring.events], [3, 4, 5], "oldest dropped")
     eq(ring.dropped, 2, "dropped counted")
-    eq(ring.events[0][3] & L.FLAG_OVERFLOW, 0, "overflow flag only on the next push")
+    eq(ring.events[0][3] & L.FLAG_OVERFLOW, 0, "no flag on an event pushed with room")
+    eq(ring.events[1][3] & L.FLAG_OVERFLOW, L.FLAG_OVERFLOW, "flag where a push dropped one")
     e = ring.push(1, 9, 0)
     eq(e[3] & L.FLAG_OVERFLOW, L.FLAG_OVERFLOW, "overflow flagged")
 
