@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import functools
 import os
+import queue
 import random
 import re
 import select
@@ -84,6 +85,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="print the device table every S seconds (default 2)",
     )
     p.set_defaults(command=run_monitor)
+
+    p = sub.add_parser("map", help="assign buttons to players: each presses when asked")
+    p.add_argument("names", nargs="+", metavar="NAME", help="players, in the order to ask")
+    p.add_argument(
+        "--port",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also watch this port (or glob); repeatable",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="give up on a player after S seconds (default 60)",
+    )
+    p.set_defaults(command=run_map)
 
     p = sub.add_parser("simulate", help="simulated devices on pseudo-terminals")
     p.add_argument(
@@ -293,6 +312,42 @@ def run_monitor(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             pass
     return 0
+
+
+# --------------------------------------------------------------------------- map
+
+
+def run_map(args: argparse.Namespace) -> int:
+    """Ask each player to press their button; remember it by serial number and button."""
+    setup_language(args)
+    try:
+        config = TadaaConfig.load()
+    except ValueError as exc:
+        fail(str(exc))
+        raise
+    presses: queue.Queue[DevicePress] = queue.Queue()
+    hub = TadaaHub([*args.port, *config.ports])
+    hub.on_press(presses.put)
+    assigned = 0
+    with hub:
+        for name in args.names:
+            print(_("{name}, press your button now.").format(name=name), flush=True)
+            try:
+                dp = presses.get(timeout=args.timeout)
+            except queue.Empty:
+                print(_("No press for {name}; skipped.").format(name=name), flush=True)
+                continue
+            config.assign(dp.serial, dp.button, name)
+            config.save()
+            assigned += 1
+            print(
+                _("{name}: button {button} of {serial}").format(
+                    name=name, button=dp.button, serial=dp.serial
+                ),
+                flush=True,
+            )
+    print(_("Saved in {path}.").format(path=config.path), flush=True)
+    return 0 if assigned == len(args.names) else 1
 
 
 # --------------------------------------------------------------------------- simulate

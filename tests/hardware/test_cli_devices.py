@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
@@ -86,6 +88,55 @@ def test_simulate_then_monitor_and_list_in_other_processes(tmp_path):
         assert t[1] - t[0] == 50  # exact, whatever the transport
         assert 1999 <= t[2] - t[0] <= 2001  # 2 ms on a clock off by at most 100 ppm
         assert re.search(r"connected on .*round trip", out)
+    finally:
+        sim.terminate()
+        sim.wait(10)
+
+
+def test_map_assigns_buttons_by_pressing(tmp_path):
+    links = tmp_path / "links"
+    config = tmp_path / "tadaa.json"
+    env = {**os.environ, "COMPANION_TADAA_CONFIG": str(config)}
+    cmd = [sys.executable, "-m", "companion", "--lang", "en", "devices"]
+    sim = subprocess.Popen(
+        [
+            *cmd,
+            "simulate",
+            "--players",
+            "4",
+            "--script",
+            "1.3@0,1.1@600ms",
+            "--start-in",
+            "3",
+            "--duration",
+            "10",
+            "--link-dir",
+            str(links),
+            "--quiet",
+            "--seed",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not list(links.glob("tadaa-*")):
+            assert time.monotonic() < deadline and sim.poll() is None, "simulator did not start"
+            time.sleep(0.05)
+        done = subprocess.run(
+            [*cmd, "map", "Ann", "Bo", "--port", str(links / "tadaa-*"), "--timeout", "15"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        saved = json.loads(config.read_text(encoding="utf-8"))
+        ((serial, buttons),) = saved["buttons"].items()
+        assert buttons == {"3": "Ann", "1": "Bo"}
+        assert f"Ann: button 3 of {serial}" in done.stdout
     finally:
         sim.terminate()
         sim.wait(10)
