@@ -9,6 +9,7 @@ No assertion depends on how fast this machine is: timeouts only stop hangs.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from companion.hardware.feed import to_press
@@ -283,3 +284,26 @@ def test_ring_overflow_while_unplugged_is_counted_as_lost_not_hidden(rig):
     assert sorted(p.seq for p in got) == [3, 4, 5, 6]
     # The events whose arrival pushed older ones out say so (OVERFLOW flag).
     assert {p.seq for p in got if p.flags & 0x08} == {5, 6}
+
+
+def test_device_plugged_in_later_is_picked_up():
+    from companion.hardware.link import TadaaHub
+    from companion.hardware.simulator import Simulator
+
+    sim = Simulator([SimDeviceConfig("EARLY"), SimDeviceConfig("LATE")], seed=9).start()
+    visible = [sim.devices[0].path]
+    hub = TadaaHub(ports=lambda: list(visible)).start()
+    try:
+        wait_for(lambda: [s.serial for s in hub.status()] == ["EARLY"], what="the first")
+        visible.append(sim.devices[1].path)  # hot-plug: a new port appears
+        wait_for(
+            lambda: {s.serial for s in hub.status()} == {"EARLY", "LATE"}, what="the second device"
+        )
+        got = []
+        hub.on_press(got.append)
+        wait_for(lambda: all(s.state == "connected" for s in hub.status()), what="synced")
+        sim.press(sim.devices[1], 1, time.monotonic_ns() + 50_000_000)
+        wait_for(lambda: [p.serial for p in got] == ["LATE"], what="its press")
+    finally:
+        hub.stop()
+        sim.stop()
