@@ -57,7 +57,10 @@ INFO_RETRY_NS = 300_000_000
 RESEND_RETRY_NS = 150_000_000
 MIN_SYNC_SAMPLES = 3
 SCAN_EVERY_NS = 500_000_000
-NOT_TADAA_RETRY_NS = 20_000_000_000
+# A port that did not answer INFO is left alone (another MicroPython board's REPL
+# should not be poked every few seconds) until it disappears and comes back, or
+# for a minute (a device that was still booting).
+NOT_TADAA_RETRY_NS = 60_000_000_000
 
 
 Clock = Callable[[], int]
@@ -474,6 +477,9 @@ class TadaaHub:
             ports = self.ports()
         except OSError:
             return
+        with self._lock:
+            for gone in [p for p in self.not_tadaa if p not in ports]:
+                del self.not_tadaa[gone]  # unplugged: try it afresh when it returns
         for port in ports:
             with self._lock:
                 if port in self.links:
