@@ -193,10 +193,18 @@ class DeviceState:
     last_resend_ns: int = 0
     acked: int = 0
 
+    fresh_needed: int = 0
+    """Pongs still wanted after a reconnect before presses are mapped again (so a
+    press made while unplugged is interpolated, not extrapolated across the gap)."""
+
     @property
     def synced(self) -> bool:
         est = self.clock.estimate
-        return est is not None and len(self.clock.samples) >= MIN_SYNC_SAMPLES
+        return (
+            est is not None
+            and len(self.clock.samples) >= MIN_SYNC_SAMPLES
+            and self.fresh_needed == 0
+        )
 
 
 class TadaaLineProtocol(serial.threaded.Protocol):  # type: ignore[misc]
@@ -591,8 +599,11 @@ class TadaaHub:
             state.acked = 0
             if hello.last_seq:
                 state.seqs.highest = hello.last_seq
-        elif hello.last_seq > state.seqs.contiguous:
-            state.seqs.highest = max(state.seqs.highest, hello.last_seq)
+        else:  # the same boot came back (cable, hub): keep its clock, refresh the fit
+            if hello.last_seq > state.seqs.contiguous:
+                state.seqs.highest = max(state.seqs.highest, hello.last_seq)
+            if state.link is not link:
+                state.fresh_needed = MIN_SYNC_SAMPLES
         if state.link is not None and state.link is not link:
             old = state.link
             state.corrupt_before += old.parse_errors
@@ -673,6 +684,7 @@ class TadaaHub:
             return []
         link.ping_out = None
         state.clock.add(SyncSample(out[1], arrival, pong.t_us))
+        state.fresh_needed = max(0, state.fresh_needed - 1)
         self._status_dirty = True
         if state.synced and state.pending:
             ready = [self._map(state, p) for p in state.pending]

@@ -156,6 +156,10 @@ def test_unplug_mid_performance_every_press_exactly_once(rig):
     wait_for(lambda: dev.device.ring.acked == 5, what="all acknowledged")
     st = r.status("BOX3")
     assert st.state == "connected" and st.presses == 5 and st.lost == 0
+    # Pressed while unplugged: mapped after the reconnect's fresh pings, truth inside.
+    by_button = {p.button: p for p in got if p.seq in (3, 4)}
+    for button, true_ns in ((3, t), (4, t + 300_000)):
+        assert abs(by_button[button].host_ns - true_ns) <= by_button[button].uncertainty_ns
 
 
 def test_new_boot_id_starts_a_new_record(rig):
