@@ -71,22 +71,22 @@ class PressFeed:
         return None
 
     def _on_press(self, dp: DevicePress) -> None:
-        with self._lock:
+        with self._lock:  # one decision at a time: the mapping dialog may be capturing
             capture = self.capture
             consumed = capture(dp) if capture is not None else False
             pid = None if consumed else self.player_id(dp)
-            payload = dp.to_json()
-            payload["player"] = pid
-            payload["routed"] = (
-                "mapping" if consumed else "game" if pid is not None else "unassigned"
-            )
-            # The game first (the press's time is fixed already; only the screen's
-            # reaction waits), then the raw log: its fsync must not delay the screen.
             if pid is not None:
                 self.delivered += 1
-                self.deliver(to_press(dp, pid))
-            if self.record is not None:
-                self.record(payload, dp.arrival_ns)
+        payload = dp.to_json()
+        payload["player"] = pid
+        payload["routed"] = "mapping" if consumed else "game" if pid is not None else "unassigned"
+        # The game first (the press's time is fixed already; only the screen's
+        # reaction waits), then the raw log: its fsync must not delay the screen,
+        # nor (outside the lock) another device's press.
+        if pid is not None:
+            self.deliver(to_press(dp, pid))
+        if self.record is not None:
+            self.record(payload, dp.arrival_ns)
         if pid is None and not consumed and self.on_unassigned is not None:
             self.on_unassigned(dp)
 
