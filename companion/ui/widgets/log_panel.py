@@ -25,14 +25,26 @@ class LogPanel(RichLog):
                          **kwargs)  # type: ignore[arg-type]
         self.session = session
         self.border_title = _("Log")
+        self._shown: tuple[int, frozenset[int]] | None = None
+        """(last seq written, undone seqs) of what is on screen."""
 
     def refresh_log(self) -> None:
-        self.clear()
-        undone = self.session.undone
+        """Show the log. Only new entries are appended when nothing earlier changed
+        (no new undo/redo marks): rewriting hundreds of wrapped lines after every
+        commit kept the UI thread busy for tens of milliseconds."""
+        undone = frozenset(self.session.undone)
+        entries = self.session.entries
         names = {p.id: p.name for p in self.session.players}
-        for entry in self.session.entries[-MAX_LINES:]:
+        if self._shown is not None and self._shown[1] == undone:
+            last = self._shown[0]
+            fresh = [e for e in entries[-MAX_LINES:] if e.seq > last]
+        else:
+            self.clear()
+            fresh = entries[-MAX_LINES:]
+        for entry in fresh:
             self.write(describe_entry(entry.seq, entry.kind, entry.payload, entry.at,
                                       entry.seq in undone, names), shrink=True)
+        self._shown = (entries[-1].seq if entries else 0, undone)
 
 
 def describe_entry(seq: int, kind: str, payload: dict[str, object], at: str, undone: bool,
