@@ -141,8 +141,11 @@ def check_hello_arm_ping():
     fw.step()
     got = host.bodies()
     boot_id = fw.dev.boot_id
-    eq(got[0], "HELLO %d %s 4 %s E6614103 30000 0" % (
-        L.PROTOCOL_VERSION, L.FIRMWARE_VERSION, boot_id), "hello with the board's id")
+    eq(
+        got[0],
+        "HELLO %d %s 4 %s E6614103 30000 0" % (L.PROTOCOL_VERSION, L.FIRMWARE_VERSION, boot_id),
+        "hello with the board's id",
+    )
     eq(got[1], "OK ARM 1", "armed")
     eq(got[2], "PONG %s 7 4000" % boot_id, "pong: device time since boot")
 
@@ -178,8 +181,11 @@ def check_timer_wrap_and_heartbeat():
     core1_sees(pressed(1), 0x00000010)  # after the 32-bit timer wrapped
     MACHINE.mem32.timer = 0x20
     fw.step()
-    eq([x.split(" ")[4] for x in host.bodies() if x.startswith("P ")], ["4112"],
-       "time keeps counting across the wrap")
+    eq(
+        [x.split(" ")[4] for x in host.bodies() if x.startswith("P ")],
+        ["4112"],
+        "time keeps counting across the wrap",
+    )
     fw_main._q_w[1] = loops + 2000  # core 1 ran 2000 samples in the next second
     MACHINE.mem32.timer = 0x20 + 1000000
     fw.step()
