@@ -302,8 +302,7 @@ def bench_latency(presses: int) -> tuple[list[float], list[float]]:
                         # (abort + start), as a host would after a knocked-over tower.
                         screen.submit(AbortPerformance(time.monotonic_ns(), "bench"))
                         await app.settle()
-                        screen.submit(StartPerformance(time.monotonic_ns(), 3_600 * 10**9,
-                                                       None))
+                        screen.submit(StartPerformance(time.monotonic_ns(), 3_600 * 10**9, None))
                         await app.settle()
                     sim.press(sim.devices[0], k % 4 + 1, time.monotonic_ns() + 5 * MS)
                     await pilot.pause(0.25)
@@ -375,8 +374,10 @@ def main() -> None:
     report_finishes(args.finishes)
     if not args.skip_latency:
         hub_lat, ui_lat = bench_latency(args.presses)
-        print(f"\n## 2. Host latency over {len(ui_lat)} presses (real ptys, hub, Textual app; "
-              "8 presses per attempt)\n")
+        print(
+            f"\n## 2. Host latency over {len(ui_lat)} presses (real ptys, hub, Textual app; "
+            "8 presses per attempt)\n"
+        )
         print("| from a line's arrival to | median | p99 | max |")
         print("| --- | --- | --- | --- |")
         for name, lat in (

@@ -134,8 +134,11 @@ class TadaaPanel(Vertical):
     def on_tadaa_panel_unassigned(self, message: Unassigned) -> None:
         message.stop()
         dp = message.press
-        self.app.notify(_("Button {button} of {serial} has no player yet: press B to assign "
-                          "the buttons.").format(button=dp.button, serial=dp.serial[-8:]))
+        self.app.notify(
+            _(
+                "Button {button} of {serial} has no player yet: press B to assign the buttons."
+            ).format(button=dp.button, serial=dp.serial[-8:])
+        )
 
     def refresh_panel(self) -> None:
         statuses = self.hub.status() if self.hub is not None else []
