@@ -78,6 +78,7 @@ class BoardApp(App[None]):
         self.snapshot: Snapshot | None = None
         self._view_key: tuple[str, str] | None = None
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-reader")
+        self._closing = False
         self._shown = asyncio.Event()
         translate_bindings(self)
 
@@ -95,13 +96,17 @@ class BoardApp(App[None]):
 
     async def _follow(self) -> None:
         loop = asyncio.get_running_loop()
-        while True:
+        while not self._closing:
             try:
                 snapshot = await loop.run_in_executor(self._reader, self.follower.poll)
             except Exception as exc:  # a board on a wall must outlive any one bad read
+                if self._closing:  # the reader was shut down under us: we are exiting
+                    return
                 self._show_failure(exc)
                 await asyncio.sleep(max(self.poll_interval, RETRY_AFTER))
                 continue
+            if self._closing:
+                return
             if snapshot is not None:
                 await self.show(snapshot)
             await asyncio.sleep(self.poll_interval)
@@ -194,6 +199,7 @@ class BoardApp(App[None]):
                 await asyncio.wait_for(self._shown.wait(), timeout=0.2)
 
     def on_unmount(self) -> None:
+        self._closing = True
         self._reader.shutdown(wait=True, cancel_futures=True)
         self.follower.close()
 
