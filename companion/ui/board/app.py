@@ -27,6 +27,7 @@ from typing import ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
+from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from companion.i18n import N_, _, set_language
@@ -180,7 +181,12 @@ class BoardApp(App[None]):
     def _tick(self) -> None:
         now = self.clock()
         for view in self.query(BoardView):
-            view.tick(now)
+            # A view being swapped in has no children yet, one being swapped out has
+            # lost them: the clock skips it this tick rather than crash the board.
+            if not view.is_mounted:
+                continue
+            with contextlib.suppress(NoMatches):
+                view.tick(now)
 
     # ------------------------------------------------------------------ tests
 
