@@ -292,3 +292,16 @@ def test_minimal_roster_defaults():
     assert roster.items == () and roster.identity_counts == ()
     assert roster.outer_colours == ("red", "red", "green", "green", "blue", "blue")
     assert roster.characters[0].display_name("en") == "A"
+
+
+def test_the_shipped_note_is_the_marked_one_and_has_chinese():
+    """The default roster's warning is shown translated (its text is a marked string)."""
+    from pathlib import Path
+
+    import companion.rules.shadow_cats as sc
+    from companion.i18n import catalog
+    from companion.rules.shadow_cats.roster import DEFAULT_ROSTER_NOTE
+
+    text = (Path(sc.__file__).parent / sc.DEFAULT_ROSTER_NAME).read_text(encoding="utf-8")
+    assert f'note = "{DEFAULT_ROSTER_NOTE}"' in text
+    assert catalog("zh").gettext(DEFAULT_ROSTER_NOTE) != DEFAULT_ROSTER_NOTE

@@ -25,6 +25,13 @@ from typing import Any, Literal, NoReturn
 
 from companion.rules.base import N_, DataFileError
 
+DEFAULT_ROSTER_NOTE = N_(
+    "DEFAULT NUMBERS: the source's cards are lost; HP, ranges, damage tables and items "
+    "are placeholders. Edit a copy to use your own."
+)
+"""The shipped roster's ``note`` (kept equal by a test), marked so the screen can show
+it translated; a host's own roster note is shown as written."""
+
 Element = Literal["metal", "wood", "water", "fire", "earth", "none"]
 ELEMENTS: tuple[Element, ...] = ("metal", "wood", "water", "fire", "earth", "none")
 Nation = Literal["kingdom", "sakura", "demon"]

@@ -410,7 +410,7 @@ class ShadowCatsScreen(GameScreen):
             return out
         if d.roster is not None:
             if d.roster.note:
-                out.append(d.roster.note + "\n", style="yellow")
+                out.append(_(d.roster.note) + "\n", style="yellow")
             for cid, printed, computed in d.roster.warnings():
                 out.append(
                     _(
