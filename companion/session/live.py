@@ -202,22 +202,12 @@ class LiveSession:
             reopen=was_over and outcome is None, at=self.clock.now())
         # Committed: only now does memory change.
         self._seq = seq
-        self._fold(entry, new_state)
-        return Change(entry, new_state, outcome)
-
-    def _fold(self, entry: Entry, new_state: Any = None) -> None:
         self._entries.append(entry)
         problem = self._stacks.push(entry)
-        if problem:  # pragma: no cover - replay() checked the log already
+        if problem:  # pragma: no cover - undo/redo checked their stacks above
             raise RuntimeError(problem)
-        if entry.kind == "action":
-            if new_state is None:
-                new_state = self.game.apply(self.state, self.game.parse_action(entry.payload))
-            self._states.append(new_state)
-        elif entry.kind == "undo":
+        if kind == "undo":
             self._states.pop()
-        elif entry.kind == "redo":
-            if new_state is None:
-                new_state = self.game.apply(
-                    self.state, self.game.parse_action(self._stacks.done[-1].payload))
+        else:  # an action or a redo: the state was computed before the commit
             self._states.append(new_state)
+        return Change(entry, new_state, outcome)

@@ -12,7 +12,7 @@ The state is the fold of the game's ``apply`` over the done stack, in order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,24 +64,6 @@ class Stacks:
         elif entry.kind != "hw":
             return f"unknown entry kind {entry.kind!r}"
         return None
-
-
-def effective_actions(entries: Iterable[Entry]) -> list[Entry]:
-    """The action entries in effect after the whole log, oldest first."""
-    stacks = Stacks.empty()
-    for index, entry in enumerate(entries):
-        problem = stacks.push(entry)
-        if problem:
-            raise ReplayError(index, entry.seq, problem)
-    return stacks.done
-
-
-def undone_seqs(entries: Iterable[Entry]) -> set[int]:
-    """Seqs of action entries that are currently undone (for the log panel)."""
-    stacks = Stacks.empty()
-    for entry in entries:
-        stacks.push(entry)
-    return {e.seq for e in stacks.undone}
 
 
 def replay(game: Game[Any], players: Sequence[Player], options: dict[str, Any],

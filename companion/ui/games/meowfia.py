@@ -474,16 +474,16 @@ class MeowfiaScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self._allowed(action)
 
-    def _queue_key(self, action: str, run: Callable[[], None]) -> None:
-        """Run a key's action if it still applies (the app holds keys typed during a
-        commit until it lands, so this judges them against the state they meant)."""
+    def _if_allowed(self, action: str, run: Callable[[], None]) -> None:
+        """Run a key's action if it applies now (keys typed during a commit are held
+        by the app until it lands, so "now" is the state the host meant)."""
         if self._allowed(action):
             run()
 
     # ------------------------------------------------------------------ the flow
 
     def action_seat(self, key: str) -> None:
-        self._queue_key("seat", lambda: self._do_seat(key))
+        self._if_allowed("seat", lambda: self._do_seat(key))
 
     def _do_seat(self, key: str) -> None:
         state = self.mf
@@ -502,7 +502,7 @@ class MeowfiaScreen(GameScreen):
         return None
 
     def action_next_prompt(self) -> None:
-        self._queue_key("next_prompt", self._do_next_prompt)
+        self._if_allowed("next_prompt", self._do_next_prompt)
 
     def _do_next_prompt(self) -> None:
         if self.prompt_step < len(SMUGGLING_STEPS) - 1:
@@ -512,13 +512,13 @@ class MeowfiaScreen(GameScreen):
             self._do_smuggling_done()
 
     def action_smuggling_done(self) -> None:
-        self._queue_key("smuggling_done", self._do_smuggling_done)
+        self._if_allowed("smuggling_done", self._do_smuggling_done)
 
     def _do_smuggling_done(self) -> None:
         self.submit(SmugglingDone())
 
     def action_question(self) -> None:
-        self._queue_key("question", self._do_question)
+        self._if_allowed("question", self._do_question)
 
     def _do_question(self) -> None:
         current = self.mf.current_round
@@ -528,7 +528,7 @@ class MeowfiaScreen(GameScreen):
         self.submit(Question(current.next_to_question))
 
     def action_claim(self) -> None:
-        self._queue_key("claim", self._do_claim)
+        self._if_allowed("claim", self._do_claim)
 
     def _do_claim(self) -> None:
         current = self.mf.current_round
@@ -546,7 +546,7 @@ class MeowfiaScreen(GameScreen):
         )
 
     def action_open_building(self) -> None:
-        self._queue_key("open_building", self._do_open_building)
+        self._if_allowed("open_building", self._do_open_building)
 
     def _do_open_building(self) -> None:
         def result(building: str) -> Callable[[str | None], None]:
@@ -605,13 +605,13 @@ class MeowfiaScreen(GameScreen):
         self.submit(Retract(event.voter))
 
     def action_revote(self) -> None:
-        self._queue_key("revote", self._do_revote)
+        self._if_allowed("revote", self._do_revote)
 
     def _do_revote(self) -> None:
         self.submit(Revote())
 
     def action_reveal(self) -> None:
-        self._queue_key("reveal", self._do_reveal)
+        self._if_allowed("reveal", self._do_reveal)
 
     def _do_reveal(self) -> None:
         ballot = self.mf.ballot
@@ -654,7 +654,7 @@ class MeowfiaScreen(GameScreen):
         )
 
     def action_identify(self) -> None:
-        self._queue_key("identify", self._do_identify)
+        self._if_allowed("identify", self._do_identify)
 
     def _do_identify(self) -> None:
         state = self.mf
@@ -687,7 +687,7 @@ class MeowfiaScreen(GameScreen):
     # ------------------------------------------------------------------ manual actions
 
     def action_manual(self) -> None:
-        self._queue_key("manual", self._do_manual)
+        self._if_allowed("manual", self._do_manual)
 
     def _do_manual(self) -> None:
         def chosen(kind: str | None) -> None:
@@ -841,7 +841,7 @@ class MeowfiaScreen(GameScreen):
         return int(self.session.options.get(key) or 0)
 
     def action_timer(self) -> None:
-        self._queue_key("timer", self._do_timer)
+        self._if_allowed("timer", self._do_timer)
 
     def _do_timer(self) -> None:
         now = self.session.clock.monotonic_ns()
