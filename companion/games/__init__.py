@@ -1,61 +1,28 @@
-"""Pure rules of every game, and the registry that names them.
+"""The registry: one plug-in record per game, listed here and nowhere else.
 
-A game is *available* once its rules module exists and exposes ``GAME``; until its
-issue lands an entry is listed as not yet available rather than faked.
+Adding a game = one folder ``companion/games/<name>/`` (rules, guide, view, preparer,
+screen, board view; its ``__init__`` defines ``PLUGIN``), one line below, its
+``docs/games/<id>.md`` and its tests. ``tests/foundation/test_registry.py`` fails
+loudly when a registered game lacks a part.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from dataclasses import dataclass
-from typing import Any
+from companion.games.cat_box import PLUGIN as CAT_BOX
+from companion.games.meeple_circus import PLUGIN as MEEPLE_CIRCUS
+from companion.games.meowfia import PLUGIN as MEOWFIA
+from companion.games.scorepad import PLUGIN as SCOREPAD
+from companion.games.shadow_cats import PLUGIN as SHADOW_CATS
+from companion.rules.base import N_, SetupError
+from companion.rules.plugin import GameInfo, Part
 
-from companion.rules.base import N_, Game, SetupError
+__all__ = ["GAMES", "GameInfo", "Part", "find_game"]
 
-
-@dataclass(frozen=True)
-class GameInfo:
-    """A registry entry: the id, display names in both languages, and aliases."""
-
-    id: str
-    name_en: str
-    name_zh: str
-    module: str
-    aliases: tuple[str, ...] = ()
-
-    @property
-    def available(self) -> bool:
-        try:
-            return importlib.util.find_spec(self.module) is not None
-        except ModuleNotFoundError:
-            return False
-
-    def name(self, lang: str) -> str:
-        return self.name_zh if lang.startswith("zh") else self.name_en
-
-    def load(self) -> Game[Any]:
-        """The game's rules, or ``SetupError`` if it is not available yet."""
-        if not self.available:
-            raise SetupError(N_("{game} is not available yet."), game=self.name_en)
-        game: Game[Any] = importlib.import_module(self.module).GAME
-        return game
-
-
-GAMES: tuple[GameInfo, ...] = (
-    GameInfo("meeple-circus", "Meeple Circus", "米宝马戏团",
-             "companion.rules.meeple_circus", ("meeple", "circus", "mc")),
-    GameInfo("meowfia", "Meowfia", "喵喵咪呀", "companion.rules.meowfia", ("miaomiao",)),
-    GameInfo("shadow-cats", "Shadow Cats", "喵窩暗影", "companion.rules.shadow_cats",
-             ("shadow", "cats")),
-    GameInfo("cat-box", "Nine Cards: Cat Box", "九张牌：喵喵开箱", "companion.rules.cat_box",
-             ("catbox", "box")),
-    GameInfo("scorepad", "Score pad", "计分板", "companion.rules.scorepad", ("pad", "score")),
-)
+GAMES: tuple[GameInfo, ...] = (MEEPLE_CIRCUS, MEOWFIA, SHADOW_CATS, CAT_BOX, SCOREPAD)
 
 
 def find_game(name: str) -> GameInfo:
-    """The entry for an id or alias (case-insensitive), or ``SetupError``.
+    """The record for an id or alias (case-insensitive), or ``SetupError``.
 
     >>> find_game("Pad").id
     'scorepad'
@@ -64,5 +31,8 @@ def find_game(name: str) -> GameInfo:
     for info in GAMES:
         if key == info.id or key in info.aliases:
             return info
-    raise SetupError(N_("Unknown game {name!r}. Known games: {known}."),
-                     name=name, known=", ".join(g.id for g in GAMES))
+    raise SetupError(
+        N_("Unknown game {name!r}. Known games: {known}."),
+        name=name,
+        known=", ".join(g.id for g in GAMES),
+    )

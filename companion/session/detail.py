@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules import find_game
+from companion.games import find_game
 from companion.rules.base import Game, Outcome, RuleError
 from companion.session.log import ReplayError, Stacks, replay
 from companion.session.results import SessionResult, session_results

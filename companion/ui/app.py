@@ -23,12 +23,12 @@ from typing import Any, ClassVar, TypeVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from companion.games import find_game
 from companion.i18n import N_, _, set_language
-from companion.rules import find_game
 from companion.rules.base import Player, seat_players
 from companion.session.live import Clock, LiveSession, SystemClock
 from companion.session.store import Store
-from companion.ui.translate import translate_bindings
+from companion.widgets.translate import translate_bindings
 
 T = TypeVar("T")
 
@@ -102,7 +102,7 @@ class CompanionApp(App[None]):
         against the old state and could be dropped or misapplied; instead it is
         queued and run, in order, once the commits before it have landed.
         """
-        from companion.ui.game_screen import GameScreen
+        from companion.widgets.game_screen import GameScreen
 
         if (self._inflight and isinstance(default_namespace, GameScreen)
                 and default_namespace is self.screen):
@@ -152,9 +152,7 @@ class CompanionApp(App[None]):
         return live
 
     def open_session(self, live: LiveSession) -> None:
-        from companion.ui.games import screen_for
-
-        self.push_screen(screen_for(live))
+        self.push_screen(live.info.screen.load()(live))
 
     async def action_quit(self) -> None:
         # Every accepted action is already committed; wait for the ones in flight.

@@ -32,9 +32,9 @@ from companion.ui.history_format import (
     status_label,
     when,
 )
-from companion.ui.translate import translate_bindings
-from companion.ui.widgets.log_panel import describe_entry
-from companion.ui.widgets.wide_plot import WidePlot
+from companion.widgets.log_panel import describe_entry
+from companion.widgets.translate import translate_bindings
+from companion.widgets.wide_plot import WidePlot
 
 TABS = ("tab-summary", "tab-chart", "tab-timeline", "tab-photo")
 VERDICTS = {

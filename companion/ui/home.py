@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -13,12 +13,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, OptionList
 from textual.widgets.option_list import Option
 
+from companion.games import GAMES, find_game
 from companion.i18n import N_, _
-from companion.rules import GAMES, find_game
 from companion.session.store import SessionRow, StoreError
-from companion.ui.dialogs import ConfirmDialog, ResumeDialog
-from companion.ui.games import playable
-from companion.ui.translate import translate_bindings
+from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog
+from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
@@ -87,19 +86,13 @@ class HomeScreen(Screen[None]):
         lang = self.companion.lang
         games = self.query_one("#games", OptionList)
         for info in GAMES:
-            if playable(info):
-                games.add_option(Option(info.name(lang), id=info.id))
-            else:
-                label = Text(info.name(lang))
-                label.append("  " + _("(not yet available)"), style="dim italic")
-                games.add_option(Option(label, id=info.id, disabled=True))
+            games.add_option(Option(info.name(lang), id=info.id))
         for table_id in ("#unfinished", "#past"):
             table = self.query_one(table_id, DataTable)
             table.add_columns(_("Started"), _("Game"), _("Players"),
                               _("Winners") if table_id == "#past" else _("Entries"))
         self.reload()
-        games.highlighted = next(
-            (i for i, info in enumerate(GAMES) if playable(info)), None)
+        games.highlighted = 0
         games.focus()
         unfinished = self.companion.store.sessions(status="active")
         if unfinished:
@@ -184,3 +177,16 @@ class HomeScreen(Screen[None]):
         from companion.ui.history import HistoryScreen
 
         self.app.push_screen(HistoryScreen())
+
+
+class ResumeDialog(ChoiceDialog):
+    """Offered at start when unfinished sessions exist: pick one, or not now."""
+
+    def __init__(self, sessions: Sequence[SessionRow], lang: str) -> None:
+        choices = [(row.id, f"{short_time(row.started_at)}  {game_name(row.game, lang)}  "
+                            f"({player_names(row)})") for row in sessions]
+        choices.append(("", _("Not now")))
+        super().__init__(_("Continue an unfinished session?"), choices)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id or None)

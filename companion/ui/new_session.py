@@ -17,11 +17,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Select, Switch
 from textual.widgets.option_list import Option
 
+from companion.games import GameInfo
 from companion.i18n import N_, _
-from companion.rules import GameInfo
 from companion.rules.base import OptionSpec, Player, RuleError
 from companion.session.store import StoreError
-from companion.ui.translate import translate_bindings
+from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp

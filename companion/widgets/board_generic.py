@@ -16,8 +16,8 @@ from companion.i18n import _
 from companion.rules.base import Player
 from companion.session.follow import Snapshot
 from companion.session.store import Entry
-from companion.ui.board.views.base import BoardView
-from companion.ui.board.widgets import Row, Standings, competition_ranks
+from companion.widgets.board_parts import Row, Standings, competition_ranks
+from companion.widgets.board_view import BoardView
 
 
 def _mentioned(value: Any, players: dict[str, Player]) -> list[str]:

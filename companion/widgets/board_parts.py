@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 
-from companion.ui.board.bigtext import BigText, size_at
+from companion.widgets.bigtext import BigText, size_at
 
 
 @dataclass(frozen=True)

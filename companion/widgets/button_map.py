@@ -24,7 +24,7 @@ from companion.hardware.feed import PressFeed
 from companion.hardware.link import DevicePress
 from companion.i18n import N_, _
 from companion.rules.base import Player
-from companion.ui.translate import translate_bindings
+from companion.widgets.translate import translate_bindings
 
 
 class ButtonMapScreen(ModalScreen[None]):

@@ -10,7 +10,7 @@ Design decisions:
   and ``0:00`` only when it has ended, like a kitchen timer.
 * The last ``warning_s`` seconds are marked (a CSS class, ``-warning``), so the
   table sees the end coming even without a cue sound.
-* The digits come from the board's block font (``companion.ui.board.bigtext``) at the
+* The digits come from the board's block font (``companion.widgets.bigtext``) at the
   largest scale that fits the widget: one font for every big number in the app.
 """
 
@@ -21,7 +21,7 @@ from typing import Literal
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from companion.ui.board.bigtext import BigText, best_scale
+from companion.widgets.bigtext import BigText, best_scale
 
 NS_PER_S = 1_000_000_000
 WARNING_S = 10

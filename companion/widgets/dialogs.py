@@ -13,8 +13,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from companion.i18n import N_, _
-from companion.session.store import SessionRow
-from companion.ui.translate import translate_bindings
+from companion.widgets.translate import translate_bindings
 
 
 class ConfirmDialog(ModalScreen[bool]):
@@ -93,18 +92,3 @@ class ChoiceDialog(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-
-
-class ResumeDialog(ChoiceDialog):
-    """Offered at start when unfinished sessions exist: pick one, or not now."""
-
-    def __init__(self, sessions: Sequence[SessionRow], lang: str) -> None:
-        from companion.ui.home import game_name, player_names, short_time
-
-        choices = [(row.id, f"{short_time(row.started_at)}  {game_name(row.game, lang)}  "
-                            f"({player_names(row)})") for row in sessions]
-        choices.append(("", _("Not now")))
-        super().__init__(_("Continue an unfinished session?"), choices)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id or None)

@@ -10,7 +10,7 @@ changes nothing.
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -21,11 +21,9 @@ from textual.widgets import Footer, Header, Static
 from companion.i18n import N_, _
 from companion.rules.base import Action, RuleError
 from companion.session.live import Change, LiveSession
-from companion.ui.translate import translate_bindings
-from companion.ui.widgets.log_panel import LogPanel
-
-if TYPE_CHECKING:
-    from companion.ui.app import CompanionApp
+from companion.widgets.host import HostApp
+from companion.widgets.log_panel import LogPanel
+from companion.widgets.translate import translate_bindings
 
 
 class GameScreen(Screen[None]):
@@ -43,12 +41,8 @@ class GameScreen(Screen[None]):
         translate_bindings(self)
 
     @property
-    def companion(self) -> CompanionApp:
-        from companion.ui.app import CompanionApp
-
-        app = self.app
-        assert isinstance(app, CompanionApp)
-        return app
+    def companion(self) -> HostApp:
+        return cast(HostApp, self.app)
 
     # ------------------------------------------------------------------ layout
 

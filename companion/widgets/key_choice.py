@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from companion.i18n import N_, _
-from companion.ui.translate import translate_bindings
+from companion.widgets.translate import translate_bindings
 
 
 @dataclass(frozen=True)

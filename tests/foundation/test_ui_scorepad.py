@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Label, OptionList
 
+from companion.games.scorepad.screen import ScorepadScreen
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
-from companion.ui.dialogs import PromptDialog, ResumeDialog
-from companion.ui.games.scorepad import ScorepadScreen
-from companion.ui.home import HomeScreen
+from companion.ui.home import HomeScreen, ResumeDialog
 from companion.ui.new_session import NewSessionScreen
+from companion.widgets.dialogs import PromptDialog
 
 SIZE = (150, 45)
 

@@ -13,11 +13,11 @@ from companion.session import export as ex
 from companion.session.clock import ManualClock
 from companion.session.store import Store
 from companion.ui.app import make_app
-from companion.ui.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
-from companion.ui.game_screen import GameScreen
 from companion.ui.history import HistoryScreen
 from companion.ui.history_detail import SessionDetailScreen
 from companion.ui.history_stats import StatsScreen
+from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
+from companion.widgets.game_screen import GameScreen
 
 SIZE = (160, 50)
 

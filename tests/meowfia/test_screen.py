@@ -9,12 +9,12 @@ from pathlib import Path
 from rich.console import Console
 from textual.widgets import DataTable, Static
 
-from companion.rules.meowfia import MeowfiaState
+from companion.games.meowfia.rules import MeowfiaState
+from companion.games.meowfia.screen import MeowfiaScreen
+from companion.games.meowfia.vote_grid import VoteGrid
 from companion.session.clock import ManualClock
 from companion.ui.app import CompanionApp, make_app
-from companion.ui.games.meowfia import MeowfiaScreen
-from companion.ui.widgets.key_choice import KeyChoiceDialog
-from companion.ui.widgets.vote_grid import VoteGrid
+from companion.widgets.key_choice import KeyChoiceDialog
 
 SIZE = (160, 50)
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fa"]

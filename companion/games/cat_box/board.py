@@ -2,7 +2,7 @@
 deck count, whose turn and their dice, and the scores in block figures.
 
 The cards are drawn by the host screen's own pure renderers
-(``companion.ui.games.cat_box_render``), so both show a card the same way. The deck
+(``companion.games.cat_box.render``), so both show a card the same way. The deck
 is face down: the board shows how many cards are left, never their order.
 """
 
@@ -16,12 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
-from companion.i18n import _
-from companion.rules.cat_box import CatBoxState
-from companion.session.follow import Snapshot
-from companion.ui.board.views.base import BoardView
-from companion.ui.board.widgets import Row, Standings, competition_ranks
-from companion.ui.games.cat_box_render import (
+from companion.games.cat_box.render import (
     card_panel,
     dice_text,
     notices_text,
@@ -29,6 +24,11 @@ from companion.ui.games.cat_box_render import (
     token,
     won_text,
 )
+from companion.games.cat_box.rules import CatBoxState
+from companion.i18n import _
+from companion.session.follow import Snapshot
+from companion.widgets.board_parts import Row, Standings, competition_ranks
+from companion.widgets.board_view import BoardView
 
 
 class CatBoxView(BoardView):

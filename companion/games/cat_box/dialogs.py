@@ -27,11 +27,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from companion.games.cat_box.render import check_lines, condition_label, dice_text
+from companion.games.cat_box.rules import CatBoxState, PendingRoll, RollCheck
 from companion.i18n import N_, _
-from companion.rules.cat_box import CatBoxState, PendingRoll, RollCheck
-from companion.ui.dialogs import PromptDialog
-from companion.ui.games.cat_box_render import check_lines, condition_label, dice_text
-from companion.ui.translate import translate_bindings
+from companion.widgets.dialogs import PromptDialog
+from companion.widgets.translate import translate_bindings
 
 COMMON = 3
 MAX_PLAYER_DICE = 2

@@ -18,15 +18,15 @@ import random
 from importlib.resources import files
 from pathlib import Path
 
+from companion.games.cat_box.rules import DEFAULT_CARDS, CardSet, Deal, parse_card_file
 from companion.rules.base import N_, DataFileError, Player
-from companion.rules.cat_box import DEFAULT_CARDS, CardSet, Deal, parse_card_file
 
 DEFAULT_SOURCE = "default"
 
 
 def default_card_text() -> str:
     """The TOML text of the shipped default set."""
-    return files("companion.rules.cat_box").joinpath(DEFAULT_CARDS).read_text("utf-8")
+    return files("companion.games.cat_box.rules").joinpath(DEFAULT_CARDS).read_text("utf-8")
 
 
 def load_card_set(path: str | Path | None) -> tuple[CardSet, str]:

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from companion.games.cat_box.rules import BIG_TOKEN, CatBoxState, Notice, RollCheck
+from companion.games.cat_box.rules.conditions import ConditionError, Term, parse
 from companion.i18n import N_, _
 from companion.rules.base import Player, PlayerId
-from companion.rules.cat_box import BIG_TOKEN, CatBoxState, Notice, RollCheck
-from companion.rules.cat_box.conditions import ConditionError, Term, parse
 
 PALETTE = (
     "#e5484d",

@@ -26,9 +26,20 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Static
 
-from companion.i18n import N_, _
-from companion.rules.base import RuleError
-from companion.rules.cat_box import (
+from companion.games.cat_box.dialogs import CHOICE_KEYS, RollDialog, RollResult
+from companion.games.cat_box.prepare import deal_for
+from companion.games.cat_box.render import (
+    DIE_FACES,
+    card_panel,
+    check_lines,
+    dice_text,
+    notices_text,
+    pieces_text,
+    player_label,
+    status_text,
+    won_text,
+)
+from companion.games.cat_box.rules import (
     AdjustTokens,
     CatBoxState,
     Open,
@@ -40,28 +51,17 @@ from companion.rules.cat_box import (
     SetDice,
     UseEnvy,
 )
-from companion.session.cat_box_cards import deal_for
-from companion.ui.dialogs import PromptDialog
-from companion.ui.game_screen import GameScreen
-from companion.ui.games.cat_box_dialogs import CHOICE_KEYS, RollDialog, RollResult
-from companion.ui.games.cat_box_render import (
-    DIE_FACES,
-    card_panel,
-    check_lines,
-    dice_text,
-    notices_text,
-    pieces_text,
-    player_label,
-    status_text,
-    won_text,
-)
-from companion.ui.widgets.key_choice import KeyChoice, KeyChoiceDialog, seat_key
+from companion.i18n import N_, _
+from companion.rules.base import RuleError
+from companion.widgets.dialogs import PromptDialog
+from companion.widgets.game_screen import GameScreen
+from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog, seat_key
 
 DISPLAY = 4
 
 
 class CatBoxScreen(GameScreen):
-    CSS_PATH = "cat_box.tcss"
+    CSS_PATH = "screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "roll", N_("Roll")),
         Binding("p", "place", N_("Place / settle")),

@@ -22,14 +22,14 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from companion.games.meeple_circus.photo_finish import format_gap, gap_between, time_line
+from companion.games.meeple_circus.rules.state import CircusState
+from companion.games.meeple_circus.rules.timing import Attempt, JudgedPress, Verdict
 from companion.i18n import _
-from companion.rules.meeple_circus.state import CircusState
-from companion.rules.meeple_circus.timing import Attempt, JudgedPress, Verdict
 from companion.session.follow import Snapshot
-from companion.ui.board.bigtext import BigNumber, BigText
-from companion.ui.board.views.base import BoardView
-from companion.ui.board.widgets import Row, Standings, competition_ranks
-from companion.ui.widgets.photo_finish import format_gap, gap_between, time_line
+from companion.widgets.bigtext import BigNumber, BigText
+from companion.widgets.board_parts import Row, Standings, competition_ranks
+from companion.widgets.board_view import BoardView
 
 NS = 1_000_000_000
 

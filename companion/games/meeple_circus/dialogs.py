@@ -25,9 +25,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from companion.i18n import N_, _
-from companion.rules.meeple_circus.actions import ScorePlayer
-from companion.rules.meeple_circus.state import (
+from companion.games.meeple_circus.rules.actions import ScorePlayer
+from companion.games.meeple_circus.rules.state import (
     CHALLENGE_ACTS,
     GUEST_STAR_ACTS,
     GUEST_STAR_MULTIPLIER,
@@ -35,7 +34,8 @@ from companion.rules.meeple_circus.state import (
     SPEED_TOKEN_ACTS,
     ActScore,
 )
-from companion.ui.translate import translate_bindings
+from companion.i18n import N_, _
+from companion.widgets.translate import translate_bindings
 
 SOURCE_LABELS = {
     "demands": N_("Public demands"),

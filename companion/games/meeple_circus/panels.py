@@ -15,11 +15,11 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from companion.games.meeple_circus.dialogs import SOURCE_SHORT
+from companion.games.meeple_circus.rules.state import SOURCES, CircusState
+from companion.games.meeple_circus.rules.timing import Verdict
 from companion.i18n import N_, _
 from companion.rules.base import Outcome, Player, PlayerId
-from companion.rules.meeple_circus.state import SOURCES, CircusState
-from companion.rules.meeple_circus.timing import Verdict
-from companion.ui.games.meeple_circus_dialogs import SOURCE_SHORT
 
 MS = 1_000_000
 NS_PER_S = 1_000_000_000

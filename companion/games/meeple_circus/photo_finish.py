@@ -3,7 +3,7 @@
 Design decisions:
 
 * It shows what the rules decided, never decides: order, tie groups ("too close to
-  call") and statuses come from ``companion.rules.meeple_circus.timing``.
+  call") and statuses come from ``companion.games.meeple_circus.rules.timing``.
 * Gaps are shown at the precision they are known: between two presses of one
   button box, from the box's own clock (exact to the microsecond: "+50 µs");
   across devices or from the keyboard, from the mapped host times ("+2.013 ms"),
@@ -23,10 +23,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from companion.i18n import N_, _
-from companion.rules.base import Player
-from companion.rules.meeple_circus.actions import Press
-from companion.rules.meeple_circus.timing import (
+from companion.games.meeple_circus.rules.actions import Press
+from companion.games.meeple_circus.rules.timing import (
     Attempt,
     JudgedPress,
     Performance,
@@ -34,6 +32,8 @@ from companion.rules.meeple_circus.timing import (
     same_device,
     tie_groups,
 )
+from companion.i18n import N_, _
+from companion.rules.base import Player
 
 LINE_WIDTH = 64
 

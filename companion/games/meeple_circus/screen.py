@@ -40,9 +40,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from companion.i18n import N_, _
-from companion.rules.base import RuleError
-from companion.rules.meeple_circus.actions import (
+from companion.games.meeple_circus import panels as views
+from companion.games.meeple_circus.dialogs import ScoreDialog
+from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
     EndAct,
@@ -57,17 +57,17 @@ from companion.rules.meeple_circus.actions import (
     StartPerformance,
     VoidPress,
 )
-from companion.rules.meeple_circus.game import parse_music_setting
-from companion.rules.meeple_circus.state import SPEED_TOKEN_ACTS, CircusState
-from companion.rules.meeple_circus.timing import Attempt
+from companion.games.meeple_circus.rules.game import parse_music_setting
+from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, CircusState
+from companion.games.meeple_circus.rules.timing import Attempt
+from companion.games.meeple_circus.tadaa_panel import TadaaPanel
+from companion.i18n import N_, _
+from companion.rules.base import RuleError
 from companion.session.live import Change, LiveSession
-from companion.ui.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
-from companion.ui.game_screen import GameScreen
-from companion.ui.games import meeple_circus_views as views
-from companion.ui.games.meeple_circus_dialogs import ScoreDialog
-from companion.ui.widgets.countdown import Countdown, format_remaining
-from companion.ui.widgets.key_choice import KeyChoice, KeyChoiceDialog
-from companion.ui.widgets.tadaa_panel import TadaaPanel
+from companion.widgets.countdown import Countdown, format_remaining
+from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
+from companion.widgets.game_screen import GameScreen
+from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 
 NS_PER_S = 1_000_000_000
 KEYBOARD_UNCERTAINTY_NS = 20 * views.MS
@@ -127,7 +127,7 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
 class MeepleCircusScreen(GameScreen):
     """The host's view of a Meeple Circus game."""
 
-    CSS_PATH = "meeple_circus.tcss"
+    CSS_PATH = "screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "player_key(0)", N_("Player keys"), key_display="1-5"),
         *(

@@ -28,15 +28,15 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 
+from companion.games.meeple_circus.photo_finish import PhotoFinish
+from companion.games.meeple_circus.rules.actions import Press
+from companion.games.meeple_circus.rules.timing import Performance, judge
 from companion.hardware.config import TadaaConfig
 from companion.hardware.feed import PressFeed
 from companion.hardware.link import DevicePress, TadaaHub
 from companion.i18n import _
-from companion.rules.meeple_circus.actions import Press
-from companion.rules.meeple_circus.timing import Performance, judge
 from companion.session.live import LiveSession
-from companion.ui.widgets.device_status import DeviceStatusLine
-from companion.ui.widgets.photo_finish import PhotoFinish
+from companion.widgets.device_status import DeviceStatusLine
 
 REFRESH_S = 0.25
 
@@ -168,7 +168,7 @@ class TadaaPanel(Vertical):
             self.hub.led(serial, button, mode)
 
     def open_mapping(self) -> None:
-        from companion.ui.widgets.button_map import ButtonMapScreen
+        from companion.widgets.button_map import ButtonMapScreen
 
         if self.feed is None or self.config is None:
             self.app.notify(self.note or _("No Tadaa buttons."), severity="warning")

@@ -19,11 +19,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from companion.games.meowfia.rules.state import TARGET, Ballot, MeowfiaState, format_weight
 from companion.i18n import _
-from companion.rules.meowfia.state import TARGET, Ballot, MeowfiaState, format_weight
 from companion.session.follow import Snapshot
-from companion.ui.board.bigtext import BigText
-from companion.ui.board.views.base import BoardView
+from companion.widgets.bigtext import BigText
+from companion.widgets.board_view import BoardView
 
 PLAYER_GAP = "     "
 BUILDING_NAMES = {"N": "N ↑", "E": "E →", "S": "S ↓", "W": "W ←"}

@@ -30,9 +30,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Digits, Static
 
-from companion.i18n import N_, _
-from companion.rules.base import Action, RuleError
-from companion.rules.meowfia import (
+from companion.games.meowfia.rules import (
     BUILDINGS,
     Abstain,
     Ballot,
@@ -52,12 +50,14 @@ from companion.rules.meowfia import (
     Vote,
     format_weight,
 )
-from companion.rules.meowfia.actions import Building, Counter, InspectionResult, Marker, Tile
+from companion.games.meowfia.rules.actions import Building, Counter, InspectionResult, Marker, Tile
+from companion.games.meowfia.vote_grid import CandidateTotal, GridView, VoteGrid, VoterRow
+from companion.i18n import N_, _
+from companion.rules.base import Action, RuleError
 from companion.session.live import Change
-from companion.ui.dialogs import PromptDialog
-from companion.ui.game_screen import GameScreen
-from companion.ui.widgets.key_choice import KeyChoice, KeyChoiceDialog, seat_key
-from companion.ui.widgets.vote_grid import CandidateTotal, GridView, VoteGrid, VoterRow
+from companion.widgets.dialogs import PromptDialog
+from companion.widgets.game_screen import GameScreen
+from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog, seat_key
 
 PHASE_NAMES = {
     "setup": N_("Setup"),
@@ -189,7 +189,7 @@ def track(label: str, count: int, style: str) -> Text:
 
 
 class MeowfiaScreen(GameScreen):
-    CSS_PATH = "meowfia.tcss"
+    CSS_PATH = "screen.tcss"
     AUTO_FOCUS = None  # the vote grid takes focus only while a ballot is shown
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "seat('1')", N_("Sheriff: seat 1–9, 0"), key_display="1–0"),

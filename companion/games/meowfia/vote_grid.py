@@ -29,7 +29,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from companion.i18n import N_, _
-from companion.ui.translate import translate_bindings
+from companion.widgets.translate import translate_bindings
 
 BAR_WIDTH = 24
 

@@ -6,11 +6,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from companion.games.scorepad.rules import ScorepadState
 from companion.i18n import _
-from companion.rules.scorepad import ScorepadState
 from companion.session.follow import Snapshot
-from companion.ui.board.views.base import BoardView
-from companion.ui.board.widgets import Row, Standings, competition_ranks
+from companion.widgets.board_parts import Row, Standings, competition_ranks
+from companion.widgets.board_view import BoardView
 
 ROUND_COLUMNS = 8
 """Closed rounds shown (the newest); the totals always count every round."""

@@ -9,10 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
+from companion.games.scorepad.rules import CloseRound, EndGame, Score, ScorepadState
 from companion.i18n import N_, _
-from companion.rules.scorepad import CloseRound, EndGame, Score, ScorepadState
-from companion.ui.dialogs import ConfirmDialog, PromptDialog
-from companion.ui.game_screen import GameScreen
+from companion.widgets.dialogs import ConfirmDialog, PromptDialog
+from companion.widgets.game_screen import GameScreen
 
 MAX_ROUND_COLUMNS = 12
 
@@ -26,7 +26,7 @@ def parse_points(text: str) -> int:
 
 
 class ScorepadScreen(GameScreen):
-    CSS_PATH = "scorepad.tcss"
+    CSS_PATH = "screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "score", N_("Score")),
         Binding("plus,equals_sign", "bump(1)", N_("+1")),

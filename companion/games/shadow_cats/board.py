@@ -18,11 +18,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from companion.games.shadow_cats.rules.board import LOCATION_NAMES
+from companion.games.shadow_cats.rules.state import Seat, ShadowState
 from companion.i18n import _
-from companion.rules.shadow_cats.board import LOCATION_NAMES
-from companion.rules.shadow_cats.state import Seat, ShadowState
 from companion.session.follow import Snapshot
-from companion.ui.board.views.base import BoardView
+from companion.widgets.board_view import BoardView
 
 HP_BAR = 20
 """Cells of a full HP bar."""

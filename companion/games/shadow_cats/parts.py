@@ -22,8 +22,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from companion.i18n import N_, _
-from companion.rules.shadow_cats.board import (
+from companion.games.shadow_cats.prepare import roll_2d6
+from companion.games.shadow_cats.rules.board import (
     AGAIN,
     CENTRE,
     CHOOSE,
@@ -32,16 +32,16 @@ from companion.rules.shadow_cats.board import (
     roll_outcome,
     sums_for,
 )
-from companion.rules.shadow_cats.game import MAX_ROLLS
-from companion.rules.shadow_cats.state import ShadowState
-from companion.rules.shadow_cats.words import (
+from companion.games.shadow_cats.rules.game import MAX_ROLLS
+from companion.games.shadow_cats.rules.state import ShadowState
+from companion.games.shadow_cats.rules.words import (
     ELEMENT_WORDS,
     IDENTITY_WORDS,
     LOCATION_WORDS,
     render_params,
 )
-from companion.session.shadow_cats import roll_2d6
-from companion.ui.translate import translate_bindings
+from companion.i18n import N_, _
+from companion.widgets.translate import translate_bindings
 
 COLOURS = {
     # Roster colour names → what the terminal shows (CSS names where they exist).

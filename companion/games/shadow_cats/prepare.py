@@ -20,12 +20,18 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from companion.games.shadow_cats.rules import DEFAULT_ROSTER_NAME
+from companion.games.shadow_cats.rules.actions import Setup
+from companion.games.shadow_cats.rules.board import (
+    AGAIN,
+    CENTRE,
+    FREE_CHOICE,
+    LOCATIONS,
+    roll_outcome,
+)
+from companion.games.shadow_cats.rules.game import DECK_SIZE
+from companion.games.shadow_cats.rules.roster import Roster, parse_roster
 from companion.rules.base import N_, DataFileError, Player
-from companion.rules.shadow_cats import DEFAULT_ROSTER_NAME
-from companion.rules.shadow_cats.actions import Setup
-from companion.rules.shadow_cats.board import AGAIN, CENTRE, FREE_CHOICE, LOCATIONS, roll_outcome
-from companion.rules.shadow_cats.game import DECK_SIZE
-from companion.rules.shadow_cats.roster import Roster, parse_roster
 
 MAX_ROSTER_BYTES = 1_000_000
 
@@ -43,7 +49,7 @@ class RosterSource:
 
 def default_roster() -> RosterSource:
     """The roster shipped in the rules package."""
-    ref = resources.files("companion.rules.shadow_cats").joinpath(DEFAULT_ROSTER_NAME)
+    ref = resources.files("companion.games.shadow_cats.rules").joinpath(DEFAULT_ROSTER_NAME)
     return RosterSource(DEFAULT_ROSTER_NAME, ref.read_text(encoding="utf-8"))
 
 

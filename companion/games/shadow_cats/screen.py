@@ -1,6 +1,6 @@
 """喵窩暗影 Shadow Cats screen: board, players with HP, turn and step, dice, attacks.
 
-Thin by design: every decision is the rules' (``companion.rules.shadow_cats``); this
+Thin by design: every decision is the rules' (``companion.games.shadow_cats.rules``); this
 screen reads the roster file through the session helper, rolls with
 ``session.rng`` when the host does not type physical dice, and submits actions.
 Identities are never asked for during play except when a card is turned (a death,
@@ -20,9 +20,26 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
-from companion.i18n import N_, _
-from companion.rules.base import RuleError
-from companion.rules.shadow_cats.actions import (
+from companion.games.shadow_cats.parts import (
+    BoardView,
+    DiceDialog,
+    DiceResult,
+    choice_label,
+    element_text,
+    hp_bar,
+    identity_text,
+    location_label,
+    render_notice,
+)
+from companion.games.shadow_cats.prepare import (
+    RosterSource,
+    deal_character_pairs,
+    deal_equipment,
+    deal_layout,
+    read_roster,
+    roll_d100,
+)
+from companion.games.shadow_cats.rules.actions import (
     IDENTITIES,
     Attack,
     ChangeHp,
@@ -41,31 +58,14 @@ from companion.rules.shadow_cats.actions import (
     Setup,
     TakeItem,
 )
-from companion.rules.shadow_cats.board import LOCATION_EFFECTS, LOCATIONS
-from companion.rules.shadow_cats.roster import Roster
-from companion.rules.shadow_cats.state import ShadowState
-from companion.rules.shadow_cats.words import IDENTITY_WORDS, KIND_WORDS, NATION_WORDS
-from companion.session.shadow_cats import (
-    RosterSource,
-    deal_character_pairs,
-    deal_equipment,
-    deal_layout,
-    read_roster,
-    roll_d100,
-)
-from companion.ui.dialogs import ChoiceDialog, PromptDialog
-from companion.ui.game_screen import GameScreen
-from companion.ui.games.shadow_cats_parts import (
-    BoardView,
-    DiceDialog,
-    DiceResult,
-    choice_label,
-    element_text,
-    hp_bar,
-    identity_text,
-    location_label,
-    render_notice,
-)
+from companion.games.shadow_cats.rules.board import LOCATION_EFFECTS, LOCATIONS
+from companion.games.shadow_cats.rules.roster import Roster
+from companion.games.shadow_cats.rules.state import ShadowState
+from companion.games.shadow_cats.rules.words import IDENTITY_WORDS, KIND_WORDS, NATION_WORDS
+from companion.i18n import N_, _
+from companion.rules.base import RuleError
+from companion.widgets.dialogs import ChoiceDialog, PromptDialog
+from companion.widgets.game_screen import GameScreen
 
 PHASE_KEYS = {
     # which keys make sense in which phase (the footer shows only these)
@@ -117,7 +117,7 @@ def parse_hp_change(text: str) -> tuple[int, str]:
 
 
 class ShadowCatsScreen(GameScreen):
-    CSS_PATH = "shadow_cats.tcss"
+    CSS_PATH = "screen.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "begin", N_("Start game")),
         Binding("c", "change_character", N_("Character")),

@@ -7,7 +7,7 @@ shows) and ``game`` (``apply``). ``default_cards.toml`` is the shipped, made-up
 default set; the session layer reads it (rules do no I/O).
 """
 
-from companion.rules.cat_box.actions import (
+from companion.games.cat_box.rules.actions import (
     AdjustTokens,
     Deal,
     Open,
@@ -19,9 +19,15 @@ from companion.rules.cat_box.actions import (
     SetDice,
     UseEnvy,
 )
-from companion.rules.cat_box.cards import BoxCard, CardSet, Envy, check_card_set, parse_card_file
-from companion.rules.cat_box.game import GAME, CatBox
-from companion.rules.cat_box.state import (
+from companion.games.cat_box.rules.cards import (
+    BoxCard,
+    CardSet,
+    Envy,
+    check_card_set,
+    parse_card_file,
+)
+from companion.games.cat_box.rules.game import GAME, CatBox
+from companion.games.cat_box.rules.state import (
     BIG_TOKEN,
     INSTANT_WIN,
     CatBoxState,

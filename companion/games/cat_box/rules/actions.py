@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.games.cat_box.rules.cards import CardSet
 from companion.rules.base import Action, PlayerId
-from companion.rules.cat_box.cards import CardSet
 
 
 @dataclass(frozen=True)

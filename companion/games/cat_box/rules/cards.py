@@ -37,8 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.base import N_, DataFileError
-from companion.rules.cat_box.conditions import (
+from companion.games.cat_box.rules.conditions import (
     CONDITION_EMPTY,
     CONDITION_EMPTY_TERM,
     CONDITION_NUMBER,
@@ -47,6 +46,7 @@ from companion.rules.cat_box.conditions import (
     ConditionError,
     parse,
 )
+from companion.rules.base import N_, DataFileError
 
 CARDS_PER_SET = 9
 START_CARDS = 2

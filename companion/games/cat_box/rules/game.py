@@ -29,6 +29,28 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from companion.games.cat_box.rules.actions import (
+    AdjustTokens,
+    Deal,
+    Open,
+    Pass,
+    Place,
+    RemoveToken,
+    Retire,
+    Roll,
+    SetDice,
+    UseEnvy,
+)
+from companion.games.cat_box.rules.cards import check_card_set
+from companion.games.cat_box.rules.state import (
+    DISPLAY_SIZE,
+    INSTANT_WIN,
+    CatBoxState,
+    DisplayedCard,
+    Notice,
+    PendingRoll,
+    Seat,
+)
 from companion.rules.base import (
     N_,
     Action,
@@ -45,28 +67,6 @@ from companion.rules.base import (
     action_types_of,
     check_player_count,
     player_by_id,
-)
-from companion.rules.cat_box.actions import (
-    AdjustTokens,
-    Deal,
-    Open,
-    Pass,
-    Place,
-    RemoveToken,
-    Retire,
-    Roll,
-    SetDice,
-    UseEnvy,
-)
-from companion.rules.cat_box.cards import check_card_set
-from companion.rules.cat_box.state import (
-    DISPLAY_SIZE,
-    INSTANT_WIN,
-    CatBoxState,
-    DisplayedCard,
-    Notice,
-    PendingRoll,
-    Seat,
 )
 
 MIN_PLAYERS = 3

@@ -18,9 +18,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+from companion.games.cat_box.rules.cards import BoxCard, CardSet
+from companion.games.cat_box.rules.conditions import meets
 from companion.rules.base import Player, PlayerId
-from companion.rules.cat_box.cards import BoxCard, CardSet
-from companion.rules.cat_box.conditions import meets
 
 INSTANT_WIN = 20
 DISPLAY_SIZE = 4

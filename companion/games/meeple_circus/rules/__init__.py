@@ -7,9 +7,9 @@ count, in what order), ``state`` (acts, phases, totals) and ``game`` (the rules)
 
 from __future__ import annotations
 
-from companion.rules.meeple_circus.actions import Press, PressSource
-from companion.rules.meeple_circus.game import MeepleCircus
-from companion.rules.meeple_circus.state import CircusState
+from companion.games.meeple_circus.rules.actions import Press, PressSource
+from companion.games.meeple_circus.rules.game import MeepleCircus
+from companion.games.meeple_circus.rules.state import CircusState
 
 GAME = MeepleCircus()
 

@@ -28,6 +28,36 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from companion.games.meeple_circus.rules.actions import (
+    AbortPerformance,
+    ChooseFirstPlayer,
+    EndAct,
+    EndPerformance,
+    FinishPerformance,
+    HostPick,
+    Prepare,
+    Press,
+    ScorePlayer,
+    SettlePress,
+    SettleTie,
+    StartPerformance,
+    VoidPress,
+)
+from companion.games.meeple_circus.rules.state import (
+    CHALLENGE_ACTS,
+    GUEST_STAR_ACTS,
+    SPEED_TOKEN_ACTS,
+    ActScore,
+    ActState,
+    CircusState,
+    PendingPick,
+)
+from companion.games.meeple_circus.rules.timing import (
+    Attempt,
+    Performance,
+    RecordedPress,
+    judge,
+)
 from companion.rules.base import (
     N_,
     Action,
@@ -44,36 +74,6 @@ from companion.rules.base import (
     action_types_of,
     check_player_count,
     player_by_id,
-)
-from companion.rules.meeple_circus.actions import (
-    AbortPerformance,
-    ChooseFirstPlayer,
-    EndAct,
-    EndPerformance,
-    FinishPerformance,
-    HostPick,
-    Prepare,
-    Press,
-    ScorePlayer,
-    SettlePress,
-    SettleTie,
-    StartPerformance,
-    VoidPress,
-)
-from companion.rules.meeple_circus.state import (
-    CHALLENGE_ACTS,
-    GUEST_STAR_ACTS,
-    SPEED_TOKEN_ACTS,
-    ActScore,
-    ActState,
-    CircusState,
-    PendingPick,
-)
-from companion.rules.meeple_circus.timing import (
-    Attempt,
-    Performance,
-    RecordedPress,
-    judge,
 )
 
 MIN_PLAYERS = 2

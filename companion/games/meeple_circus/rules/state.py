@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from companion.games.meeple_circus.rules.timing import Performance, Verdict, judge
 from companion.rules.base import Player, PlayerId
-from companion.rules.meeple_circus.timing import Performance, Verdict, judge
 
 Phase = Literal["first-player", "preparation", "performance", "evaluation", "end", "over"]
 """Where the game is: choosing act 1's first player, then each act's four phases

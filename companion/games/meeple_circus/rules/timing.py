@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from companion.games.meeple_circus.rules.actions import Press
 from companion.rules.base import PlayerId
-from companion.rules.meeple_circus.actions import Press
 
 PressStatus = Literal[
     "counted",

@@ -6,7 +6,7 @@ record, ``game`` the rules that fold one into the other.
 
 from __future__ import annotations
 
-from companion.rules.meowfia.actions import (
+from companion.games.meowfia.rules.actions import (
     BUILDINGS,
     Abstain,
     Building,
@@ -24,8 +24,8 @@ from companion.rules.meowfia.actions import (
     Start,
     Vote,
 )
-from companion.rules.meowfia.game import MAX_PLAYERS, MIN_PLAYERS, Meowfia
-from companion.rules.meowfia.state import (
+from companion.games.meowfia.rules.game import MAX_PLAYERS, MIN_PLAYERS, Meowfia
+from companion.games.meowfia.rules.state import (
     RING_WEIGHT,
     TARGET,
     Adjustment,

@@ -26,23 +26,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from companion.rules.base import (
-    N_,
-    Action,
-    BadActionError,
-    Game,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    OptionSpec,
-    Outcome,
-    Player,
-    PlayerId,
-    action_types_of,
-    check_player_count,
-    player_by_id,
-)
-from companion.rules.meowfia.actions import (
+from companion.games.meowfia.rules.actions import (
     ALL_ACTIONS,
     Abstain,
     Identify,
@@ -60,7 +44,7 @@ from companion.rules.meowfia.actions import (
     Tile,
     Vote,
 )
-from companion.rules.meowfia.state import (
+from companion.games.meowfia.rules.state import (
     TARGET,
     Adjustment,
     Ballot,
@@ -71,6 +55,22 @@ from companion.rules.meowfia.state import (
     RoundRecord,
     WeightChange,
     format_weight,
+)
+from companion.rules.base import (
+    N_,
+    Action,
+    BadActionError,
+    Game,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    OptionSpec,
+    Outcome,
+    Player,
+    PlayerId,
+    action_types_of,
+    check_player_count,
+    player_by_id,
 )
 
 MIN_PLAYERS = 5

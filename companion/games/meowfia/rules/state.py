@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from companion.games.meowfia.rules.actions import Building, InspectionResult, Tile
 from companion.rules.base import Player, PlayerId
-from companion.rules.meowfia.actions import Building, InspectionResult, Tile
 
 Phase = Literal["setup", "smuggling", "inspection", "reckoning", "over"]
 """``setup`` until ``start``; then per round 偷渡 smuggling → 审查 inspection →

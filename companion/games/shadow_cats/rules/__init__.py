@@ -8,7 +8,7 @@ host's file) and passes the text inside the first ``setup`` action.
 
 from __future__ import annotations
 
-from companion.rules.shadow_cats.game import ShadowCats
+from companion.games.shadow_cats.rules.game import ShadowCats
 
 DEFAULT_ROSTER_NAME = "default_roster.toml"
 

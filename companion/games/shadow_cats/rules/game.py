@@ -24,21 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.rules.base import (
-    N_,
-    Action,
-    Game,
-    GameOverError,
-    OptionSpec,
-    Outcome,
-    Player,
-    PlayerId,
-    SetupError,
-    action_types_of,
-    check_player_count,
-    player_by_id,
-)
-from companion.rules.shadow_cats.actions import (
+from companion.games.shadow_cats.rules.actions import (
     ALL_ACTIONS,
     IDENTITIES,
     Attack,
@@ -57,7 +43,7 @@ from companion.rules.shadow_cats.actions import (
     Setup,
     TakeItem,
 )
-from companion.rules.shadow_cats.board import (
+from companion.games.shadow_cats.rules.board import (
     FREE_CHOICE,
     LOCATION_EFFECTS,
     SUMS,
@@ -66,13 +52,13 @@ from companion.rules.shadow_cats.board import (
     check_layout,
     check_location,
 )
-from companion.rules.shadow_cats.roster import (
+from companion.games.shadow_cats.rules.roster import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     IdentityCounts,
     parse_roster,
 )
-from companion.rules.shadow_cats.state import (
+from companion.games.shadow_cats.rules.state import (
     FOREST_DAMAGE,
     FOREST_HEAL,
     AttackReport,
@@ -82,7 +68,21 @@ from companion.rules.shadow_cats.state import (
     Step,
     Victory,
 )
-from companion.rules.shadow_cats.words import Bad, Illegal, NotYourTurn
+from companion.games.shadow_cats.rules.words import Bad, Illegal, NotYourTurn
+from companion.rules.base import (
+    N_,
+    Action,
+    Game,
+    GameOverError,
+    OptionSpec,
+    Outcome,
+    Player,
+    PlayerId,
+    SetupError,
+    action_types_of,
+    check_player_count,
+    player_by_id,
+)
 
 DECK_SIZE = 12
 """Weapons (and armours) in the equipment deck."""

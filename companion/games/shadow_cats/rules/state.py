@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from companion.rules.base import Player, PlayerId
-from companion.rules.shadow_cats.actions import Identity
-from companion.rules.shadow_cats.board import distance
-from companion.rules.shadow_cats.roster import (
+from companion.games.shadow_cats.rules.actions import Identity
+from companion.games.shadow_cats.rules.board import distance
+from companion.games.shadow_cats.rules.roster import (
     Character,
     DamageRow,
     Element,
@@ -23,6 +22,7 @@ from companion.rules.shadow_cats.roster import (
     Roster,
     expected_table_damage,
 )
+from companion.rules.base import Player, PlayerId
 
 Phase = Literal["setup", "start", "play", "ended", "over"]
 """setup: waiting for the ``setup`` action; start: start positions; play: turns;

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.games.shadow_cats.rules.board import LOCATION_NAMES
 from companion.rules.base import N_, BadActionError, IllegalActionError, NotYourTurnError
-from companion.rules.shadow_cats.board import LOCATION_NAMES
 
 IDENTITY_WORDS = {"red": N_("Red"), "blue": N_("Blue"), "neutral": N_("Neutral")}
 KIND_WORDS = {"weapon": N_("weapon"), "armour": N_("armour")}
