@@ -60,7 +60,7 @@ def bench_replay(folder: Path, n: int) -> tuple[float, float]:
         t0 = time.perf_counter()
         entries = store.entries(sid)
         row = store.session(sid)
-        from companion.rules import find_game
+        from companion.games import find_game
 
         replay(find_game("scorepad").load(), row.players, row.options, entries)
         t_replay = time.perf_counter() - t0

@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.rules.base import Action, RuleError, action_to_json, seat_players
-from companion.rules.shadow_cats import GAME
-from companion.rules.shadow_cats.actions import (
+from companion.games.shadow_cats import prepare as sc
+from companion.games.shadow_cats.rules import GAME
+from companion.games.shadow_cats.rules.actions import (
     Attack,
     EndTurn,
     FinalIdentities,
@@ -27,10 +27,10 @@ from companion.rules.shadow_cats.actions import (
     Place,
     Reveal,
 )
-from companion.rules.shadow_cats.board import LOCATIONS
-from companion.rules.shadow_cats.roster import parse_roster
-from companion.rules.shadow_cats.state import ShadowState
-from companion.session import shadow_cats as sc
+from companion.games.shadow_cats.rules.board import LOCATIONS
+from companion.games.shadow_cats.rules.roster import parse_roster
+from companion.games.shadow_cats.rules.state import ShadowState
+from companion.rules.base import Action, RuleError, action_to_json, seat_players
 from companion.session.live import LiveSession
 from companion.session.log import replay
 from companion.session.store import Entry, Store
