@@ -37,9 +37,7 @@ class Say:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self, gettext: Callable[[str], str] | None = None) -> str:
-        params = {
-            k: v.render(gettext) if isinstance(v, Say) else v for k, v in self.params.items()
-        }
+        params = {k: v.render(gettext) if isinstance(v, Say) else v for k, v in self.params.items()}
         text = gettext(self.template) if gettext is not None else self.template
         try:
             return text.format(**params)

@@ -89,8 +89,12 @@ class HomeScreen(Screen[None]):
             games.add_option(Option(info.name(lang), id=info.id))
         for table_id in ("#unfinished", "#past"):
             table = self.query_one(table_id, DataTable)
-            table.add_columns(_("Started"), _("Game"), _("Players"),
-                              _("Winners") if table_id == "#past" else _("Entries"))
+            table.add_columns(
+                _("Started"),
+                _("Game"),
+                _("Players"),
+                _("Winners") if table_id == "#past" else _("Entries"),
+            )
         self.reload()
         games.highlighted = 0
         games.focus()
@@ -107,16 +111,26 @@ class HomeScreen(Screen[None]):
         unfinished = self.query_one("#unfinished", DataTable)
         unfinished.clear()
         for row in store.sessions(status="active"):
-            unfinished.add_row(short_time(row.started_at), game_name(row.game, lang),
-                               player_names(row), str(store.last_seq(row.id)), key=row.id)
+            unfinished.add_row(
+                short_time(row.started_at),
+                game_name(row.game, lang),
+                player_names(row),
+                str(store.last_seq(row.id)),
+                key=row.id,
+            )
         past = self.query_one("#past", DataTable)
         past.clear()
         for row in store.sessions(limit=PAST_LIMIT):
             if row.status == "active":
                 continue
             winners = winner_names(row) if row.status == "finished" else _("abandoned")
-            past.add_row(short_time(row.started_at), game_name(row.game, lang),
-                         player_names(row), winners, key=row.id)
+            past.add_row(
+                short_time(row.started_at),
+                game_name(row.game, lang),
+                player_names(row),
+                winners,
+                key=row.id,
+            )
 
     # ------------------------------------------------------------------ actions
 
@@ -153,8 +167,11 @@ class HomeScreen(Screen[None]):
         try:
             self.companion.resume_session(session_id)
         except (StoreError, Exception) as exc:  # a log that no longer replays, a lost game
-            self.notify(_("Cannot resume this session: {error}").format(error=exc),
-                        severity="error", timeout=10)
+            self.notify(
+                _("Cannot resume this session: {error}").format(error=exc),
+                severity="error",
+                timeout=10,
+            )
 
     def action_abandon(self) -> None:
         sid = self._selected_unfinished()
@@ -167,8 +184,8 @@ class HomeScreen(Screen[None]):
                 self.reload()
 
         self.app.push_screen(
-            ConfirmDialog(_("Abandon this session? It stays in the history, marked.")),
-            confirmed)
+            ConfirmDialog(_("Abandon this session? It stays in the history, marked.")), confirmed
+        )
 
     def action_history(self) -> None:
         if importlib.util.find_spec("companion.ui.history") is None:
@@ -183,8 +200,13 @@ class ResumeDialog(ChoiceDialog):
     """Offered at start when unfinished sessions exist: pick one, or not now."""
 
     def __init__(self, sessions: Sequence[SessionRow], lang: str) -> None:
-        choices = [(row.id, f"{short_time(row.started_at)}  {game_name(row.game, lang)}  "
-                            f"({player_names(row)})") for row in sessions]
+        choices = [
+            (
+                row.id,
+                f"{short_time(row.started_at)}  {game_name(row.game, lang)}  ({player_names(row)})",
+            )
+            for row in sessions
+        ]
         choices.append(("", _("Not now")))
         super().__init__(_("Continue an unfinished session?"), choices)
 

@@ -26,12 +26,33 @@ from companion.widgets.translate import translate_bindings
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
 
-COLOURS = ("red", "yellow", "green", "blue", "purple", "orange", "pink", "white",
-           "black", "grey", "brown", "cyan")
+COLOURS = (
+    "red",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "orange",
+    "pink",
+    "white",
+    "black",
+    "grey",
+    "brown",
+    "cyan",
+)
 COLOUR_NAMES = {
-    "red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue"),
-    "purple": N_("purple"), "orange": N_("orange"), "pink": N_("pink"), "white": N_("white"),
-    "black": N_("black"), "grey": N_("grey"), "brown": N_("brown"), "cyan": N_("cyan"),
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+    "orange": N_("orange"),
+    "pink": N_("pink"),
+    "white": N_("white"),
+    "black": N_("black"),
+    "grey": N_("grey"),
+    "brown": N_("brown"),
+    "cyan": N_("cyan"),
 }
 
 
@@ -103,8 +124,12 @@ class PlayerDialog(ModalScreen[Seat | None]):
             yield Label(_("Name"))
             yield Input(self.seat.name, id="player-name")
             yield Label(_("Colour"))
-            yield Select([(_(COLOUR_NAMES[c]), c) for c in COLOURS], value=self.seat.colour
-                         or Select.BLANK, id="player-colour", allow_blank=True)
+            yield Select(
+                [(_(COLOUR_NAMES[c]), c) for c in COLOURS],
+                value=self.seat.colour or Select.BLANK,
+                id="player-colour",
+                allow_blank=True,
+            )
             yield Label(_("Birth date (optional, YYYY-MM-DD)"))
             yield Input(self.seat.birth_date or "", id="player-birth", placeholder="2012-05-31")
             yield Label("", id="player-error", classes="error")
@@ -173,11 +198,16 @@ class NewSessionScreen(Screen[None]):
         if spec.kind is bool:
             return Switch(bool(spec.default), id=wid)
         if spec.kind is int:
-            return Input(str(spec.default if spec.default is not None else ""), id=wid,
-                         type="integer")
+            return Input(
+                str(spec.default if spec.default is not None else ""), id=wid, type="integer"
+            )
         if spec.choices:
-            return Select([(_(c), c) for c in spec.choices], value=str(spec.default),
-                          allow_blank=False, id=wid)
+            return Select(
+                [(_(c), c) for c in spec.choices],
+                value=str(spec.default),
+                allow_blank=False,
+                id=wid,
+            )
         return Input(str(spec.default or ""), id=wid)
 
     def on_mount(self) -> None:
@@ -191,8 +221,7 @@ class NewSessionScreen(Screen[None]):
 
     # ------------------------------------------------------------------ seats
 
-    def add_seat(self, name: str, colour: str | None = None,
-                 birth_date: str | None = None) -> None:
+    def add_seat(self, name: str, colour: str | None = None, birth_date: str | None = None) -> None:
         clean = name.strip()
         if not clean:
             return
@@ -224,8 +253,11 @@ class NewSessionScreen(Screen[None]):
 
         def done(seat: Seat | None) -> None:
             if seat is not None:
-                clash = any(s.name.casefold() == seat.name.casefold()
-                            for i, s in enumerate(self.seats) if i != row)
+                clash = any(
+                    s.name.casefold() == seat.name.casefold()
+                    for i, s in enumerate(self.seats)
+                    if i != row
+                )
                 if clash:
                     self.show_error(_("{name} is already seated.").format(name=seat.name))
                     return
@@ -269,22 +301,32 @@ class NewSessionScreen(Screen[None]):
                     try:
                         out[spec.name] = int(text) if text else spec.default
                     except ValueError:
-                        raise ValueError(_("{option}: {value!r} is not a whole number.").format(
-                            option=_(spec.label), value=text)) from None
+                        raise ValueError(
+                            _("{option}: {value!r} is not a whole number.").format(
+                                option=_(spec.label), value=text
+                            )
+                        ) from None
                 else:
                     out[spec.name] = text
         return out
 
     def action_start(self) -> None:
-        players = tuple(replace(Player(f"p{i}", s.name), colour=s.colour,
-                                birth_date=s.birth_date)
-                        for i, s in enumerate(self.seats, start=1))
+        players = tuple(
+            replace(Player(f"p{i}", s.name), colour=s.colour, birth_date=s.birth_date)
+            for i, s in enumerate(self.seats, start=1)
+        )
         try:
             options = self.read_options()
             from companion.session.live import LiveSession
 
-            live = LiveSession.start(self.companion.store, self.info.id, players, options,
-                                     clock=self.companion.clock, rng=self.companion.rng)
+            live = LiveSession.start(
+                self.companion.store,
+                self.info.id,
+                players,
+                options,
+                clock=self.companion.clock,
+                rng=self.companion.rng,
+            )
         except RuleError as exc:
             self.show_error(exc.render(_))
             return

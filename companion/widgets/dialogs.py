@@ -43,9 +43,13 @@ class PromptDialog(ModalScreen[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
-    def __init__(self, question: str, value: str = "",
-                 check: Callable[[str], str | None] | None = None,
-                 placeholder: str = "") -> None:
+    def __init__(
+        self,
+        question: str,
+        value: str = "",
+        check: Callable[[str], str | None] | None = None,
+        placeholder: str = "",
+    ) -> None:
         super().__init__()
         self.question = question
         self.value = value
@@ -84,8 +88,7 @@ class ChoiceDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.question)
-            yield OptionList(*[Option(label, id=cid) for cid, label in self.choices],
-                             id="choices")
+            yield OptionList(*[Option(label, id=cid) for cid, label in self.choices], id="choices")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

@@ -21,8 +21,7 @@ class LogPanel(RichLog):
     """
 
     def __init__(self, session: LiveSession, **kwargs: object) -> None:
-        super().__init__(wrap=True, markup=False, max_lines=MAX_LINES, min_width=20,
-                         **kwargs)  # type: ignore[arg-type]
+        super().__init__(wrap=True, markup=False, max_lines=MAX_LINES, min_width=20, **kwargs)  # type: ignore[arg-type]
         self.session = session
         self.border_title = _("Log")
         self._shown: tuple[int, frozenset[int]] | None = None
@@ -42,13 +41,18 @@ class LogPanel(RichLog):
             self.clear()
             fresh = entries[-MAX_LINES:]
         for entry in fresh:
-            self.write(describe_entry(entry.seq, entry.kind, entry.payload, entry.at,
-                                      entry.seq in undone, names), shrink=True)
+            self.write(
+                describe_entry(
+                    entry.seq, entry.kind, entry.payload, entry.at, entry.seq in undone, names
+                ),
+                shrink=True,
+            )
         self._shown = (entries[-1].seq if entries else 0, undone)
 
 
-def describe_entry(seq: int, kind: str, payload: dict[str, object], at: str, undone: bool,
-                   names: dict[str, str]) -> Text:
+def describe_entry(
+    seq: int, kind: str, payload: dict[str, object], at: str, undone: bool, names: dict[str, str]
+) -> Text:
     """One log line: time, seq, what happened (player ids shown as names)."""
     clock = at[11:19] if len(at) >= 19 else at
     if kind == "undo":
@@ -70,8 +74,11 @@ def describe_entry(seq: int, kind: str, payload: dict[str, object], at: str, und
 
 def _compact(payload: dict[str, object], names: dict[str, str]) -> str:
     kind = str(payload.get("type", ""))
-    rest = {k: names.get(v, v) if isinstance(v, str) else v
-            for k, v in payload.items() if k != "type" and v is not None}
+    rest = {
+        k: names.get(v, v) if isinstance(v, str) else v
+        for k, v in payload.items()
+        if k != "type" and v is not None
+    }
     if not rest:
         return kind
     parts = [f"{k}={_plain(v)}" for k, v in rest.items()]
@@ -83,6 +90,9 @@ MAX_VALUE_CHARS = 80
 
 
 def _plain(value: object) -> str:
-    text = value if isinstance(value, str) else json.dumps(
-        value, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 1] + "…"
+    text = (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    )
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"

@@ -19,7 +19,10 @@ def translate_bindings(node: DOMNode) -> None:
     table = node._bindings.key_to_bindings
     for key, bindings in table.items():
         table[key] = [
-            dataclasses.replace(b, description=_(b.description) if b.description else "",
-                                tooltip=_(b.tooltip) if b.tooltip else "")
+            dataclasses.replace(
+                b,
+                description=_(b.description) if b.description else "",
+                tooltip=_(b.tooltip) if b.tooltip else "",
+            )
             for b in bindings
         ]

@@ -104,8 +104,14 @@ class Scorepad(Game[ScorepadState]):
     max_players = MAX_PLAYERS
     options = (
         OptionSpec("highest_wins", N_("Highest total wins (off: lowest wins)"), bool, True),
-        OptionSpec("target", N_("Target score that ends the game (0: none)"), int, 0,
-                   minimum=0, maximum=MAX_ABS_POINTS),
+        OptionSpec(
+            "target",
+            N_("Target score that ends the game (0: none)"),
+            int,
+            0,
+            minimum=0,
+            maximum=MAX_ABS_POINTS,
+        ),
     )
     action_types = action_types_of(Score, CloseRound, EndGame)
 
@@ -113,8 +119,12 @@ class Scorepad(Game[ScorepadState]):
         check_player_count(players, MIN_PLAYERS, MAX_PLAYERS)
         opts = self.check_options(options)
         target = int(opts["target"]) or None
-        return ScorepadState(players=tuple(players), highest_wins=bool(opts["highest_wins"]),
-                             target=target, rounds=())
+        return ScorepadState(
+            players=tuple(players),
+            highest_wins=bool(opts["highest_wins"]),
+            target=target,
+            rounds=(),
+        )
 
     def apply(self, state: ScorepadState, action: Action) -> ScorepadState:
         if state.ended is not None:
@@ -122,8 +132,9 @@ class Scorepad(Game[ScorepadState]):
         if isinstance(action, Score):
             player_by_id(state.players, action.player)
             if abs(action.points) > MAX_ABS_POINTS:
-                raise IllegalActionError(N_("{points} points is more than a score pad takes."),
-                                         points=action.points)
+                raise IllegalActionError(
+                    N_("{points} points is more than a score pad takes."), points=action.points
+                )
             return replace(state, current=(*state.current, (action.player, action.points)))
         if isinstance(action, CloseRound):
             if not state.current:
@@ -145,12 +156,19 @@ class Scorepad(Game[ScorepadState]):
         best = max(totals.values()) if state.highest_wins else min(totals.values())
         winners = tuple(p.id for p in state.players if totals[p.id] == best)
         names = ", ".join(p.name for p in state.players if p.id in winners)
-        summary = (N_("{names} win with {score}.") if len(winners) > 1
-                   else N_("{names} wins with {score}."))
-        return Outcome(termination=state.ended, winners=winners,
-                       scores=MappingProxyType(dict(totals)), summary=summary,
-                       params={"names": names, "score": best},
-                       highest_wins=state.highest_wins)
+        summary = (
+            N_("{names} win with {score}.")
+            if len(winners) > 1
+            else N_("{names} wins with {score}.")
+        )
+        return Outcome(
+            termination=state.ended,
+            winners=winners,
+            scores=MappingProxyType(dict(totals)),
+            summary=summary,
+            params={"names": names, "score": best},
+            highest_wins=state.highest_wins,
+        )
 
     def scores(self, state: ScorepadState) -> Mapping[PlayerId, int]:
         return state.totals()

@@ -48,21 +48,23 @@ class ScorepadScreen(GameScreen):
     def refresh_view(self) -> None:
         state = self.pad
         mode = _("highest wins") if state.highest_wins else _("lowest wins")
-        target = (_("target {n}").format(n=state.target) if state.target else _("no target"))
+        target = _("target {n}").format(n=state.target) if state.target else _("no target")
         self.query_one("#pad-banner", Static).update(
-            _("Round {n}").format(n=state.round_number) + f"  ·  {mode}  ·  {target}")
+            _("Round {n}").format(n=state.round_number) + f"  ·  {mode}  ·  {target}"
+        )
         table = self.query_one("#pad", DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
         first = max(0, len(state.rounds) - MAX_ROUND_COLUMNS)
         columns = [_("Player")] + [
-            _("R{n}").format(n=i + 1) for i in range(first, len(state.rounds))]
+            _("R{n}").format(n=i + 1) for i in range(first, len(state.rounds))
+        ]
         if state.ended is None:
             columns.append(_("R{n} (open)").format(n=state.round_number))
         columns.append(_("Total"))
         table.add_columns(*columns)
         totals = state.totals()
-        best = (max(totals.values()) if state.highest_wins else min(totals.values()))
+        best = max(totals.values()) if state.highest_wins else min(totals.values())
         for player in state.players:
             cells: list[str | Text] = [player.name]
             for i in range(first, len(state.rounds)):
@@ -77,8 +79,11 @@ class ScorepadScreen(GameScreen):
         if 0 <= cursor < len(state.players):
             table.move_cursor(row=cursor)
         self.query_one("#pad-help", Static).update(
-            _("enter or s: write points for the highlighted player · +/-: one point · "
-              "c: close the round · E: end the game · ctrl+z: undo"))
+            _(
+                "enter or s: write points for the highlighted player · +/-: one point · "
+                "c: close the round · E: end the game · ctrl+z: undo"
+            )
+        )
 
     def _current_player(self) -> str | None:
         table = self.query_one("#pad", DataTable)
@@ -97,7 +102,8 @@ class ScorepadScreen(GameScreen):
                 parse_points(text)
             except ValueError:
                 return _("{text!r} is not a whole number; write e.g. 5, +5 or -3.").format(
-                    text=text)
+                    text=text
+                )
             return None
 
         def done(text: str | None) -> None:
@@ -105,8 +111,13 @@ class ScorepadScreen(GameScreen):
                 self.submit(Score(pid, parse_points(text)))
 
         self.app.push_screen(
-            PromptDialog(_("Points for {name} in round {n}").format(
-                name=name, n=self.pad.round_number), check=check, placeholder="+5"), done)
+            PromptDialog(
+                _("Points for {name} in round {n}").format(name=name, n=self.pad.round_number),
+                check=check,
+                placeholder="+5",
+            ),
+            done,
+        )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
