@@ -96,6 +96,16 @@ def eviocgkey(size: int = KEY_BYTES) -> int:
     return _ioc(_IOC_READ, "E", 0x18, size)
 
 
+MODIFIER_KEYS = frozenset({29, 42, 54, 56, 97, 100, 125, 126})
+"""Ctrl, Shift, Alt, Meta (left and right)."""
+KEY_A, KEY_Z = 30, 44
+
+
+def is_full_keyboard(info: HidDeviceInfo) -> bool:
+    """A device with letter keys: a real keyboard, not a keypad or an encoder."""
+    return KEY_A in info.keys and KEY_Z in info.keys
+
+
 # --------------------------------------------------------------------------- timing
 
 MS = 1_000_000
@@ -353,10 +363,16 @@ def _by_id_links(dev_root: Path) -> dict[str, str]:
     return links
 
 
-def list_hid_devices(
-    sys_root: str = "/sys/class/input", dev_root: str = "/dev/input"
-) -> list[HidDeviceInfo]:
+def _roots() -> tuple[str, str]:
+    # COMPANION_HID_ROOT puts another tree in place of / (tests: a sysfs of their own).
+    root = os.environ.get("COMPANION_HID_ROOT", "")
+    return f"{root}/sys/class/input", f"{root}/dev/input"
+
+
+def list_hid_devices(sys_root: str = "", dev_root: str = "") -> list[HidDeviceInfo]:
     """Every input event node with keys or buttons, from sysfs (opens nothing)."""
+    default_sys, default_dev = _roots()
+    sys_root, dev_root = sys_root or default_sys, dev_root or default_dev
     by_id = _by_id_links(Path(dev_root))
     out = []
     for node in sorted(Path(sys_root).glob("event*"), key=lambda p: int(p.name[5:] or 0)):
