@@ -604,8 +604,22 @@ class HidSource:
             return [self._status(d) for _id, d in sorted(self.devices.items())]
 
     def problems(self) -> list[str]:
+        """What the host should know: devices that cannot be read, events dropped."""
         with self._lock:
-            return [d.problem for d in self.devices.values() if d.problem]
+            out = [d.problem for d in self.devices.values() if d.problem]
+            for d in self.devices.values():
+                if d.decoder.stats.drops:
+                    out.append(
+                        _(
+                            "{name}: the companion fell behind and the kernel dropped its "
+                            "events {n} times; presses in them may be lost ({lost} known)."
+                        ).format(
+                            name=d.info.name or d.info.stable_id,
+                            n=d.decoder.stats.drops,
+                            lost=d.decoder.stats.lost,
+                        )
+                    )
+            return out
 
     def _status(self, dev: HidDevice) -> DeviceStatus:
         interval = dev.info.interval_or_default_ns
@@ -664,6 +678,11 @@ class HidSource:
 
     def _scan(self) -> None:
         found = [info for info in self.devices_fn() if self.wanted(info)]
+        with self._lock:
+            present = {info.stable_id for info in found}
+            for stable_id, dev in self.devices.items():
+                if stable_id not in present and dev.opened is None:
+                    dev.problem = ""  # unplugged: why it could not be opened no longer holds
         for info in found:
             with self._lock:
                 dev = self.devices.get(info.stable_id)

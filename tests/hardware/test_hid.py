@@ -401,6 +401,26 @@ def test_unplug_and_replug_on_another_node_keeps_the_device(kernel, source):
     assert kernel.opens == 2
 
 
+def test_syn_dropped_through_the_source_is_told_to_the_host(kernel, source):
+    a = pad(1)
+    kernel.plug(a)
+    source.poke()
+    wait_for(lambda: connected(source, a), what="pad open")
+    t = time.monotonic_ns()
+    stream = [
+        *report(t, (KEY_1, 1)),
+        syn(t + 1 * MS, SYN_DROPPED),
+        key(t + 2 * MS, KEY_2, 1),  # part of a report the kernel cut: not a press
+        syn(t + 2 * MS),
+        *report(t + 3 * MS, (KEY_3, 1)),
+    ]
+    kernel.write(a, stream)
+    wait_for(lambda: len(source.got) == 2, what="the two whole reports")
+    assert [p.button for p in source.got] == [KEY_1, KEY_3]
+    (problem,) = source.problems()
+    assert "dropped its events 1 times" in problem
+
+
 def test_only_wanted_devices_are_opened(kernel):
     a, b = pad(1), pad(2)
     kernel.plug(a)
