@@ -475,7 +475,6 @@ def held_keys(fd: int) -> set[int] | None:
 class HidPress(DevicePress):
     """A HID press: the kernel's stamp is ``device_us``; ``port`` is the event node."""
 
-    key_name: str = ""
     interval_ns: int = 0
 
     def to_json(self) -> dict[str, Any]:
@@ -495,7 +494,6 @@ class HidDevice:
     seq: int = 0
     grabbed: bool = False
     problem: str = ""
-    opened_count: int = 0
 
 
 Opener = Callable[[HidDeviceInfo], Opened]
@@ -537,6 +535,7 @@ class HidSource:
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)  # a poke never waits (a full pipe wakes anyway)
         self._thread: threading.Thread | None = None
         self._next_scan = 0
 
@@ -548,6 +547,8 @@ class HidSource:
         return self
 
     def stop(self) -> None:
+        if self._stop.is_set():
+            return  # closed already: its fd numbers may belong to someone else now
         self._stop.set()
         self._wake()
         if self._thread is not None:
@@ -574,6 +575,8 @@ class HidSource:
         self._wake()
 
     def _wake(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            return  # nobody to wake (and after stop() the fd is closed)
         with contextlib.suppress(OSError):
             os.write(self._wake_w, b"x")
 
@@ -680,9 +683,9 @@ class HidSource:
         found = [info for info in self.devices_fn() if self.wanted(info)]
         with self._lock:
             present = {info.stable_id for info in found}
-            for stable_id, dev in self.devices.items():
-                if stable_id not in present and dev.opened is None:
-                    dev.problem = ""  # unplugged: why it could not be opened no longer holds
+            for stable_id, known in self.devices.items():
+                if stable_id not in present and known.opened is None:
+                    known.problem = ""  # unplugged: why it could not be opened no longer holds
         for info in found:
             with self._lock:
                 dev = self.devices.get(info.stable_id)
@@ -702,7 +705,6 @@ class HidSource:
             return
         with self._lock:
             dev.opened = opened
-            dev.opened_count += 1
             dev.problem = ""
             dev.grabbed = False
             fd = opened.fd
@@ -761,7 +763,6 @@ class HidSource:
                         host_ns=centre,
                         uncertainty_ns=half,
                         port=dev.info.event,
-                        key_name=f"key {down.code}",
                         interval_ns=interval,
                     )
                 )
