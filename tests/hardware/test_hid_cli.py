@@ -21,6 +21,7 @@ from companion.hardware.hid import encode
 from .test_hid import KEY_1, KEY_2, fake_sysfs, report
 
 ROOT = Path(__file__).resolve().parents[2]
+KEY_LEFTCTRL = 29
 
 
 def env_for(tmp_path: Path) -> dict[str, str]:
@@ -106,7 +107,11 @@ def test_map_learns_a_pad_per_player_by_stable_id(tmp_path):
     seen: list[str] = []
     try:
         _read_until(proc, "Ann, press your button now.", seen)
-        _write_when_open(dev / "event5", encode(report(time.time_ns(), (KEY_2, 1))))
+        # A modifier first (Ctrl of a Ctrl-C): never a player's key. In one write with
+        # Ann's key, so the reader meets them in this order.
+        now = time.time_ns()
+        ann = [*report(now, (KEY_LEFTCTRL, 1)), *report(now + 1000, (KEY_2, 1))]
+        _write_when_open(dev / "event5", encode(ann))
         _read_until(proc, "Bo, press your button now.", seen)
         _write_when_open(dev / "event4", encode(report(time.time_ns(), (KEY_1, 1))))
         assert proc.wait(timeout=30) == 0, "".join(seen) + proc.stdout.read()
@@ -119,3 +124,31 @@ def test_map_learns_a_pad_per_player_by_stable_id(tmp_path):
         "hid:16c0:05e1:A1B2:input0": {"0": "Bo"},
         "hid:16c0:05e1@usb-0000:00:14.0-3/input0": {"0": "Ann"},
     }
+
+
+def test_monitor_shows_hid_presses_and_status(tmp_path):
+    fake_sysfs(tmp_path / "sys", 4, uniq="A1B2")
+    dev = tmp_path / "dev" / "input"
+    dev.mkdir(parents=True)
+    os.mkfifo(dev / "event4")
+    proc = subprocess.Popen(
+        command("monitor", "--hid", "--duration", "6", "--every", "0.5"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env_for(tmp_path),
+    )
+    seen: list[str] = []
+    try:
+        _read_until(proc, "Watching for Tadaa devices", seen)
+        _write_when_open(dev / "event4", encode(report(time.time_ns(), (KEY_1, 1), (KEY_2, 1))))
+        _read_until(proc, "press hid:16c0:05e1:A1B2:input0/3 #2", seen)
+        _read_until(proc, "hid:16c0:05e1:A1B2:input0 connected on", seen)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    out = "".join(seen)
+    assert "press hid:16c0:05e1:A1B2:input0/2 #1" in out
+    assert "tie (same sample)" in out  # two keys in one report
