@@ -288,6 +288,23 @@ class HidDeviceInfo:
         return self.bustype == BUS_I8042
 
 
+def short_id(stable_id: str) -> str:
+    """A few characters that tell a table's HID devices apart (serial, else port).
+
+    >>> short_id("hid:16c0:05e1:A1B2C3D4:input0")
+    'HID C3D4'
+    >>> short_id("hid:0079:0006@usb-0000:00:14.0-2/input0")
+    'HID 14.0-2'
+    """
+    rest = stable_id.removeprefix("hid:")
+    if "@" in rest:  # no serial number: the port path, without the interface
+        port = rest.partition("@")[2].rpartition("/")[0] or rest
+        return f"HID {port[-6:]}"
+    parts = rest.split(":")  # vendor, product, serial..., interface
+    serial = ":".join(parts[2:-1]) or rest
+    return f"HID {serial[-4:]}"
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8", errors="replace").strip()

@@ -177,6 +177,12 @@ def test_any_split_of_the_byte_stream_gives_the_same_presses(cuts, gaps):
     assert [(k.code, k.stamp_ns) for k in got] == expected
 
 
+def test_the_module_examples_hold():
+    import doctest
+
+    assert doctest.testmod(hid).failed == 0
+
+
 def test_press_interval_covers_the_whole_polling_interval():
     stamp = 50 * MS
     for interval in (125_000, 1 * MS, 8 * MS, hid.DEFAULT_INTERVAL_NS):

@@ -100,6 +100,7 @@ async def test_hid_presses_reach_the_tadaa_order(tmp_path, monkeypatch):
             await until(pilot, lambda: len(rows()) == 3, what="the photo finish")
             first, *tied = rows()
             assert first.split()[1] == "Cy"
+            assert "HID CY/4" in first  # the pedal's serial number and key code
             assert all("too close to call" in row for row in tied)
             await until(
                 pilot,

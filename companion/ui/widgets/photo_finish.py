@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from companion.hardware.hid import short_id
 from companion.i18n import N_, _
 from companion.rules.base import Player
 from companion.rules.meeple_circus.actions import Press
@@ -146,7 +147,9 @@ def render_photo_finish(
                 if exact:
                     gap.append(" ⏱", style="dim")
             when = "—" if start is None else f"{(press.host_ns - start) / 1e9:+.6f} s"
-            if press.source == "button-box":
+            if press.source == "button-box" and (press.device or "").startswith("hid:"):
+                button = f"🔘 {short_id(press.device or '')}/{press.button}"
+            elif press.source == "button-box":
                 device = (press.device or "?")[-6:]
                 button = f"🔘 {device}/{press.button}"
             else:
