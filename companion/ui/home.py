@@ -210,5 +210,5 @@ class ResumeDialog(ChoiceDialog):
         choices.append(("", _("Not now")))
         super().__init__(_("Continue an unfinished session?"), choices)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id or None)
+    def answer(self, option_id: str | None) -> str | None:
+        return option_id or None  # "Not now" has the empty id
