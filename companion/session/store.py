@@ -32,6 +32,21 @@ class StoreError(Exception):
     """The database cannot be used; the message says why and what to do."""
 
 
+class StaleError(Exception):
+    """The database holds entries of a session that the writer has not seen.
+
+    Another window (or process) wrote to the session after the caller's state was
+    computed; nothing was written.
+    """
+
+    def __init__(self, session_id: str, seen: int, newest: int) -> None:
+        self.session_id = session_id
+        self.seen = seen
+        self.newest = newest
+        super().__init__(f"session {session_id}: the log has entry {newest}, the writer saw "
+                         f"up to {seen}")
+
+
 MIGRATIONS: tuple[str, ...] = (
     # 0 -> 1: roster, sessions, log.
     """
@@ -357,16 +372,47 @@ class Store:
             raise ValueError(f"unknown entry kind {kind!r}")
         stamp = at or utc_now()
         with self.transaction() as c:
-            c.execute("INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
-                      "VALUES (?, ?, ?, ?, ?, ?)",
-                      (session_id, seq, kind, _dumps(payload), stamp, mono_ns))
-            if outcome is not None:
-                c.execute("UPDATE sessions SET ended_at = ?, outcome = ?, status = 'finished' "
-                          "WHERE id = ?", (stamp, _dumps(outcome), session_id))
-            elif reopen:
-                c.execute("UPDATE sessions SET ended_at = NULL, outcome = NULL, "
-                          "status = 'active' WHERE id = ?", (session_id,))
+            self._insert_entry(c, session_id, seq, kind, payload, stamp, mono_ns, outcome,
+                               reopen)
         return Entry(seq, kind, payload, stamp, mono_ns)
+
+    def append_next(self, session_id: str, kind: str, payload: dict[str, Any], mono_ns: int,
+                    *, after: int | None = None, outcome: dict[str, Any] | None = None,
+                    reopen: bool = False, at: str | None = None) -> Entry:
+        """Append one entry at the next seq, computed inside the write transaction.
+
+        The seq is ``max(seq) + 1`` read under ``BEGIN IMMEDIATE``, so no counter in
+        memory can be ahead of or behind the database, and a failed write leaves no
+        hole. ``after`` is the newest seq the caller's state was computed from: if the
+        database holds a newer entry (another window wrote one), ``StaleError`` is
+        raised and nothing is written.
+        """
+        if kind not in ENTRY_KINDS:
+            raise ValueError(f"unknown entry kind {kind!r}")
+        stamp = at or utc_now()
+        with self.transaction() as c:
+            newest = int(c.execute("SELECT coalesce(max(seq), 0) FROM entries "
+                                   "WHERE session_id = ?", (session_id,)).fetchone()[0])
+            if after is not None and newest != after:
+                raise StaleError(session_id, after, newest)
+            seq = newest + 1
+            self._insert_entry(c, session_id, seq, kind, payload, stamp, mono_ns, outcome,
+                               reopen)
+        return Entry(seq, kind, payload, stamp, mono_ns)
+
+    @staticmethod
+    def _insert_entry(c: sqlite3.Connection, session_id: str, seq: int, kind: str,
+                      payload: dict[str, Any], stamp: str, mono_ns: int,
+                      outcome: dict[str, Any] | None, reopen: bool) -> None:
+        c.execute("INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
+                  "VALUES (?, ?, ?, ?, ?, ?)",
+                  (session_id, seq, kind, _dumps(payload), stamp, mono_ns))
+        if outcome is not None:
+            c.execute("UPDATE sessions SET ended_at = ?, outcome = ?, status = 'finished' "
+                      "WHERE id = ?", (stamp, _dumps(outcome), session_id))
+        elif reopen:
+            c.execute("UPDATE sessions SET ended_at = NULL, outcome = NULL, "
+                      "status = 'active' WHERE id = ?", (session_id,))
 
     def entries(self, session_id: str, after: int = 0) -> list[Entry]:
         rows = self.conn.execute(

@@ -20,7 +20,7 @@ from textual.widgets import Footer, Header, Static
 
 from companion.i18n import N_, _
 from companion.rules.base import Action, RuleError
-from companion.session.live import Change, LiveSession
+from companion.session.live import Change, LiveSession, StaleSessionError
 from companion.ui.translate import translate_bindings
 from companion.ui.widgets.log_panel import LogPanel
 
@@ -92,6 +92,8 @@ class GameScreen(Screen[None]):
         error = future.exception()
         if isinstance(error, RuleError):
             self.notify(error.render(_), severity="error", title=_("Not allowed"))
+            if isinstance(error, StaleSessionError):  # reloaded: show what is stored
+                self._refresh_all()
             return
         if error is not None:
             # The store refused (disk full, database locked…): nothing was applied.
