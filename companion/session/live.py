@@ -41,8 +41,15 @@ from companion.rules.base import (
 )
 from companion.session.clock import Clock, SystemClock
 
-__all__ = ["Change", "Clock", "LiveSession", "NothingToRedoError", "NothingToUndoError",
-           "StaleSessionError", "SystemClock"]
+__all__ = [
+    "Change",
+    "Clock",
+    "LiveSession",
+    "NothingToRedoError",
+    "NothingToUndoError",
+    "StaleSessionError",
+    "SystemClock",
+]
 from companion.session.log import Stacks, fold
 from companion.session.store import Entry, SessionRow, StaleError, Store
 
@@ -71,9 +78,16 @@ class Change:
 class LiveSession:
     """A running session bound to a store. Create with ``start`` or ``resume``."""
 
-    def __init__(self, store: Store, row: SessionRow, info: GameInfo, game: Game[Any],
-                 initial: Any, clock: Clock | None = None,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        row: SessionRow,
+        info: GameInfo,
+        game: Game[Any],
+        initial: Any,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
         self.store = store
         self.row = row
         self.info = info
@@ -89,9 +103,16 @@ class LiveSession:
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def start(cls, store: Store, game_id: str, players: Sequence[Player],
-              options: Mapping[str, Any], *, clock: Clock | None = None,
-              rng: random.Random | None = None) -> LiveSession:
+    def start(
+        cls,
+        store: Store,
+        game_id: str,
+        players: Sequence[Player],
+        options: Mapping[str, Any],
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> LiveSession:
         """Check the setup, then create the session row. Bad setup writes nothing."""
         info = find_game(game_id)
         game = info.load()
@@ -102,8 +123,14 @@ class LiveSession:
         return cls(store, store.session(sid), info, game, initial, clock, rng)
 
     @classmethod
-    def resume(cls, store: Store, session_id: str, *, clock: Clock | None = None,
-               rng: random.Random | None = None) -> LiveSession:
+    def resume(
+        cls,
+        store: Store,
+        session_id: str,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> LiveSession:
         """Rebuild a session from its log exactly as it was."""
         row = store.session(session_id)
         info = find_game(row.game)
@@ -204,9 +231,13 @@ class LiveSession:
         """Keep a raw hardware event (accepted or not) beside the actions."""
         with self._lock:
             seen = self.last_seq
-            entry = self.store.append_next(self.id, "hw", dict(payload),
-                                           mono_ns if mono_ns is not None
-                                           else self.clock.monotonic_ns(), at=self.clock.now())
+            entry = self.store.append_next(
+                self.id,
+                "hw",
+                dict(payload),
+                mono_ns if mono_ns is not None else self.clock.monotonic_ns(),
+                at=self.clock.now(),
+            )
             if entry.seq == seen + 1:
                 self._entries.append(entry)
             else:  # another window wrote in between: take its entries too
@@ -218,19 +249,29 @@ class LiveSession:
         with self._lock:
             self.store.set_status(self.id, "abandoned")
 
-    def _commit(self, kind: str, payload: dict[str, Any], new_state: Any,
-                outcome: Outcome | None) -> Change:
+    def _commit(
+        self, kind: str, payload: dict[str, Any], new_state: Any, outcome: Outcome | None
+    ) -> Change:
         was_over = self.game.outcome(self.state) is not None
         try:
             entry = self.store.append_next(
-                self.id, kind, payload, self.clock.monotonic_ns(), after=self.last_seq,
+                self.id,
+                kind,
+                payload,
+                self.clock.monotonic_ns(),
+                after=self.last_seq,
                 outcome=outcome.to_json() if outcome is not None else None,
-                reopen=was_over and outcome is None, at=self.clock.now())
+                reopen=was_over and outcome is None,
+                at=self.clock.now(),
+            )
         except StaleError as exc:
             self.reload()
-            raise StaleSessionError(N_(
-                "This session was changed in another window; it was reloaded and "
-                "nothing was saved. Look at the screen and try again.")) from exc
+            raise StaleSessionError(
+                N_(
+                    "This session was changed in another window; it was reloaded and "
+                    "nothing was saved. Look at the screen and try again."
+                )
+            ) from exc
         # Committed: only now does memory change.
         self._entries.append(entry)
         problem = self._stacks.push(entry)

@@ -43,8 +43,9 @@ class StaleError(Exception):
         self.session_id = session_id
         self.seen = seen
         self.newest = newest
-        super().__init__(f"session {session_id}: the log has entry {newest}, the writer saw "
-                         f"up to {seen}")
+        super().__init__(
+            f"session {session_id}: the log has entry {newest}, the writer saw up to {seen}"
+        )
 
 
 MIGRATIONS: tuple[str, ...] = (
@@ -144,8 +145,9 @@ class Store:
     one connection for all threads (there is no file to share).
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path | None, readonly: bool,
-                 uri: str | None = None) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path | None, readonly: bool, uri: str | None = None
+    ) -> None:
         self.path = path
         self.readonly = readonly
         self._uri = uri
@@ -163,8 +165,7 @@ class Store:
             return conn
         if self._uri is None:  # in-memory: one connection for everyone
             return self._first
-        conn = sqlite3.connect(self._uri, uri=True, isolation_level=None,
-                               check_same_thread=False)
+        conn = sqlite3.connect(self._uri, uri=True, isolation_level=None, check_same_thread=False)
         self._connection_pragmas(conn)
         with self._guard:
             self._connections.append(conn)
@@ -234,8 +235,10 @@ class Store:
             )
         if self.readonly:
             if version < SCHEMA_VERSION:
-                raise StoreError("The database is older than this companion; open it once "
-                                 "with the host app to upgrade it.")
+                raise StoreError(
+                    "The database is older than this companion; open it once "
+                    "with the host app to upgrade it."
+                )
             c.execute("PRAGMA query_only = ON")
             return
         c.execute("PRAGMA journal_mode = WAL")
@@ -288,56 +291,79 @@ class Store:
 
     def roster(self) -> list[RosterEntry]:
         rows = self.conn.execute(
-            "SELECT id, name, colour, birth_date FROM roster ORDER BY name COLLATE NOCASE")
+            "SELECT id, name, colour, birth_date FROM roster ORDER BY name COLLATE NOCASE"
+        )
         return [RosterEntry(*row) for row in rows]
 
-    def add_to_roster(self, name: str, colour: str | None = None,
-                      birth_date: str | None = None) -> RosterEntry:
+    def add_to_roster(
+        self, name: str, colour: str | None = None, birth_date: str | None = None
+    ) -> RosterEntry:
         clean = name.strip()
         if not clean:
             raise StoreError("A player needs a name.")
         with self.transaction() as c:
-            row = c.execute("SELECT id, name, colour, birth_date FROM roster WHERE name = ?",
-                            (clean,)).fetchone()
+            row = c.execute(
+                "SELECT id, name, colour, birth_date FROM roster WHERE name = ?", (clean,)
+            ).fetchone()
             if row is not None:
-                c.execute("UPDATE roster SET colour = coalesce(?, colour), "
-                          "birth_date = coalesce(?, birth_date) WHERE id = ?",
-                          (colour, birth_date, row[0]))
+                c.execute(
+                    "UPDATE roster SET colour = coalesce(?, colour), "
+                    "birth_date = coalesce(?, birth_date) WHERE id = ?",
+                    (colour, birth_date, row[0]),
+                )
                 return RosterEntry(row[0], row[1], colour or row[2], birth_date or row[3])
-            cur = c.execute("INSERT INTO roster(name, colour, birth_date, created_at) "
-                            "VALUES (?, ?, ?, ?)", (clean, colour, birth_date, utc_now()))
+            cur = c.execute(
+                "INSERT INTO roster(name, colour, birth_date, created_at) VALUES (?, ?, ?, ?)",
+                (clean, colour, birth_date, utc_now()),
+            )
             return RosterEntry(int(cur.lastrowid or 0), clean, colour, birth_date)
 
     # ------------------------------------------------------------------ sessions
 
-    def create_session(self, game: str, options: dict[str, Any], players: Sequence[Player],
-                       session_id: str | None = None, started_at: str | None = None) -> str:
+    def create_session(
+        self,
+        game: str,
+        options: dict[str, Any],
+        players: Sequence[Player],
+        session_id: str | None = None,
+        started_at: str | None = None,
+    ) -> str:
         sid = session_id or str(uuid.uuid4())
         with self.transaction() as c:
             c.execute(
                 "INSERT INTO sessions(id, game, options, players, started_at, status) "
                 "VALUES (?, ?, ?, ?, ?, 'active')",
-                (sid, game, _dumps(options), _dumps([p.to_json() for p in players]),
-                 started_at or utc_now()),
+                (
+                    sid,
+                    game,
+                    _dumps(options),
+                    _dumps([p.to_json() for p in players]),
+                    started_at or utc_now(),
+                ),
             )
         return sid
 
     def session(self, session_id: str) -> SessionRow:
         row = self.conn.execute(
             "SELECT id, game, options, players, started_at, ended_at, outcome, status "
-            "FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            "FROM sessions WHERE id = ?",
+            (session_id,),
+        ).fetchone()
         if row is None:
-            matches = self.conn.execute("SELECT id FROM sessions WHERE id LIKE ? LIMIT 2",
-                                        (session_id + "%",)).fetchall()
+            matches = self.conn.execute(
+                "SELECT id FROM sessions WHERE id LIKE ? LIMIT 2", (session_id + "%",)
+            ).fetchall()
             if len(matches) == 1:
                 return self.session(matches[0][0])
             raise StoreError(f"No session {session_id!r} in this database.")
         return _session_row(row)
 
-    def sessions(self, status: str | None = None, game: str | None = None,
-                 limit: int | None = None) -> list[SessionRow]:
-        sql = ("SELECT id, game, options, players, started_at, ended_at, outcome, status "
-               "FROM sessions")
+    def sessions(
+        self, status: str | None = None, game: str | None = None, limit: int | None = None
+    ) -> list[SessionRow]:
+        sql = (
+            "SELECT id, game, options, players, started_at, ended_at, outcome, status FROM sessions"
+        )
         where: list[str] = []
         args: list[Any] = []
         if status:
@@ -359,9 +385,18 @@ class Store:
 
     # ------------------------------------------------------------------ log
 
-    def append(self, session_id: str, seq: int, kind: str, payload: dict[str, Any],
-               mono_ns: int, *, outcome: dict[str, Any] | None = None,
-               reopen: bool = False, at: str | None = None) -> Entry:
+    def append(
+        self,
+        session_id: str,
+        seq: int,
+        kind: str,
+        payload: dict[str, Any],
+        mono_ns: int,
+        *,
+        outcome: dict[str, Any] | None = None,
+        reopen: bool = False,
+        at: str | None = None,
+    ) -> Entry:
         """Append one entry (and the session's end state) in one transaction.
 
         ``outcome`` is written when this entry ends the game; ``reopen`` clears it
@@ -372,13 +407,21 @@ class Store:
             raise ValueError(f"unknown entry kind {kind!r}")
         stamp = at or utc_now()
         with self.transaction() as c:
-            self._insert_entry(c, session_id, seq, kind, payload, stamp, mono_ns, outcome,
-                               reopen)
+            self._insert_entry(c, session_id, seq, kind, payload, stamp, mono_ns, outcome, reopen)
         return Entry(seq, kind, payload, stamp, mono_ns)
 
-    def append_next(self, session_id: str, kind: str, payload: dict[str, Any], mono_ns: int,
-                    *, after: int | None = None, outcome: dict[str, Any] | None = None,
-                    reopen: bool = False, at: str | None = None) -> Entry:
+    def append_next(
+        self,
+        session_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        mono_ns: int,
+        *,
+        after: int | None = None,
+        outcome: dict[str, Any] | None = None,
+        reopen: bool = False,
+        at: str | None = None,
+    ) -> Entry:
         """Append one entry at the next seq, computed inside the write transaction.
 
         The seq is ``max(seq) + 1`` read under ``BEGIN IMMEDIATE``, so no counter in
@@ -391,39 +434,61 @@ class Store:
             raise ValueError(f"unknown entry kind {kind!r}")
         stamp = at or utc_now()
         with self.transaction() as c:
-            newest = int(c.execute("SELECT coalesce(max(seq), 0) FROM entries "
-                                   "WHERE session_id = ?", (session_id,)).fetchone()[0])
+            newest = int(
+                c.execute(
+                    "SELECT coalesce(max(seq), 0) FROM entries WHERE session_id = ?", (session_id,)
+                ).fetchone()[0]
+            )
             if after is not None and newest != after:
                 raise StaleError(session_id, after, newest)
             seq = newest + 1
-            self._insert_entry(c, session_id, seq, kind, payload, stamp, mono_ns, outcome,
-                               reopen)
+            self._insert_entry(c, session_id, seq, kind, payload, stamp, mono_ns, outcome, reopen)
         return Entry(seq, kind, payload, stamp, mono_ns)
 
     @staticmethod
-    def _insert_entry(c: sqlite3.Connection, session_id: str, seq: int, kind: str,
-                      payload: dict[str, Any], stamp: str, mono_ns: int,
-                      outcome: dict[str, Any] | None, reopen: bool) -> None:
-        c.execute("INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
-                  "VALUES (?, ?, ?, ?, ?, ?)",
-                  (session_id, seq, kind, _dumps(payload), stamp, mono_ns))
+    def _insert_entry(
+        c: sqlite3.Connection,
+        session_id: str,
+        seq: int,
+        kind: str,
+        payload: dict[str, Any],
+        stamp: str,
+        mono_ns: int,
+        outcome: dict[str, Any] | None,
+        reopen: bool,
+    ) -> None:
+        c.execute(
+            "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (session_id, seq, kind, _dumps(payload), stamp, mono_ns),
+        )
         if outcome is not None:
-            c.execute("UPDATE sessions SET ended_at = ?, outcome = ?, status = 'finished' "
-                      "WHERE id = ?", (stamp, _dumps(outcome), session_id))
+            c.execute(
+                "UPDATE sessions SET ended_at = ?, outcome = ?, status = 'finished' WHERE id = ?",
+                (stamp, _dumps(outcome), session_id),
+            )
         elif reopen:
-            c.execute("UPDATE sessions SET ended_at = NULL, outcome = NULL, "
-                      "status = 'active' WHERE id = ?", (session_id,))
+            c.execute(
+                "UPDATE sessions SET ended_at = NULL, outcome = NULL, "
+                "status = 'active' WHERE id = ?",
+                (session_id,),
+            )
 
     def entries(self, session_id: str, after: int = 0) -> list[Entry]:
         rows = self.conn.execute(
             "SELECT seq, kind, payload, at, mono_ns FROM entries "
-            "WHERE session_id = ? AND seq > ? ORDER BY seq", (session_id, after))
-        return [Entry(seq, kind, json.loads(payload), at, mono_ns)
-                for seq, kind, payload, at, mono_ns in rows]
+            "WHERE session_id = ? AND seq > ? ORDER BY seq",
+            (session_id, after),
+        )
+        return [
+            Entry(seq, kind, json.loads(payload), at, mono_ns)
+            for seq, kind, payload, at, mono_ns in rows
+        ]
 
     def last_seq(self, session_id: str) -> int:
-        row = self.conn.execute("SELECT max(seq) FROM entries WHERE session_id = ?",
-                                (session_id,)).fetchone()
+        row = self.conn.execute(
+            "SELECT max(seq) FROM entries WHERE session_id = ?", (session_id,)
+        ).fetchone()
         return int(row[0] or 0)
 
     def import_session(self, row: SessionRow, entries: Sequence[Entry]) -> bool:
@@ -437,14 +502,19 @@ class Store:
             self._insert_session(c, row, entries)
         return True
 
-    def import_sessions(self, items: Sequence[tuple[SessionRow, Sequence[Entry]]],
-                        on_each: Callable[[SessionRow, bool], None] | None = None) -> int:
+    def import_sessions(
+        self,
+        items: Sequence[tuple[SessionRow, Sequence[Entry]]],
+        on_each: Callable[[SessionRow, bool], None] | None = None,
+    ) -> int:
         """Insert many sessions all-or-nothing; ones already present are skipped."""
         added = 0
         with self.transaction() as c:
             for row, entries in items:
-                present = c.execute("SELECT 1 FROM sessions WHERE id = ?",
-                                    (row.id,)).fetchone() is not None
+                present = (
+                    c.execute("SELECT 1 FROM sessions WHERE id = ?", (row.id,)).fetchone()
+                    is not None
+                )
                 if not present:
                     self._insert_session(c, row, entries)
                     added += 1
@@ -453,27 +523,39 @@ class Store:
         return added
 
     @staticmethod
-    def _insert_session(c: sqlite3.Connection, row: SessionRow,
-                        entries: Sequence[Entry]) -> None:
+    def _insert_session(c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> None:
         c.execute(
             "INSERT INTO sessions(id, game, options, players, started_at, ended_at, "
             "outcome, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.id, row.game, _dumps(row.options), _dumps([p.to_json() for p in row.players]),
-             row.started_at, row.ended_at,
-             _dumps(row.outcome) if row.outcome is not None else None, row.status))
+            (
+                row.id,
+                row.game,
+                _dumps(row.options),
+                _dumps([p.to_json() for p in row.players]),
+                row.started_at,
+                row.ended_at,
+                _dumps(row.outcome) if row.outcome is not None else None,
+                row.status,
+            ),
+        )
         c.executemany(
             "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            [(row.id, e.seq, e.kind, _dumps(e.payload), e.at, e.mono_ns) for e in entries])
+            [(row.id, e.seq, e.kind, _dumps(e.payload), e.at, e.mono_ns) for e in entries],
+        )
 
 
 def _session_row(row: Sequence[Any]) -> SessionRow:
     sid, game, options, players, started, ended, outcome, status = row
     return SessionRow(
-        id=sid, game=game, options=json.loads(options),
+        id=sid,
+        game=game,
+        options=json.loads(options),
         players=tuple(Player.from_json(p) for p in json.loads(players)),
-        started_at=started, ended_at=ended,
-        outcome=json.loads(outcome) if outcome else None, status=status,
+        started_at=started,
+        ended_at=ended,
+        outcome=json.loads(outcome) if outcome else None,
+        status=status,
     )
 
 

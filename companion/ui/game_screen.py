@@ -97,8 +97,12 @@ class GameScreen(Screen[None]):
             return
         if error is not None:
             # The store refused (disk full, database locked…): nothing was applied.
-            self.notify(_("Could not save; nothing was changed: {error}").format(error=error),
-                        severity="error", title=_("Not saved"), timeout=10)
+            self.notify(
+                _("Could not save; nothing was changed: {error}").format(error=error),
+                severity="error",
+                title=_("Not saved"),
+                timeout=10,
+            )
             return
         self.on_committed(future.result())
         self._refresh_all()
