@@ -21,10 +21,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="A board-game host's companion: scores, phases, music, Tadaa buttons.",
     )
-    parser.add_argument("--db", metavar="PATH",
-                        help="database file (default: $COMPANION_DB or the user data folder)")
-    parser.add_argument("--lang", choices=("zh", "en"),
-                        help="language of the screens (default: from the locale)")
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="database file (default: $COMPANION_DB or the user data folder)",
+    )
+    parser.add_argument(
+        "--lang", choices=("zh", "en"), help="language of the screens (default: from the locale)"
+    )
     parser.set_defaults(command=None)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in COMMANDS:
@@ -38,7 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is not None:
-        code: int = args.command(args)
+        from companion.cli.common import release_locks
+
+        try:
+            code: int = args.command(args)
+        finally:
+            release_locks()
         return code
     from companion.cli.app import run_app  # deferred: Textual is slow to import
 

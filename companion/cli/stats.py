@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     lang = setup_language(args)
-    store = open_store(args)
+    store = open_store(args, readonly=True)
     try:
         results = query_results(store, filter_from_args(args))
     finally:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import stat
 import threading
 import time
 import uuid
@@ -25,11 +26,245 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.rules.base import Player
+from companion.rules.base import N_, Player
 
 
 class StoreError(Exception):
-    """The database cannot be used; the message says why and what to do."""
+    """The database cannot be used; the message says why and what to do.
+
+    Like ``RuleError``: an English template (marked ``N_``) and its parameters;
+    ``render(_)`` gives it in the host's language, ``str()`` in English.
+    """
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(self.render())
+
+    def render(self, gettext: Callable[[str], str] | None = None) -> str:
+        text = gettext(self.template) if gettext is not None else self.template
+        params = {
+            k: (gettext(v) if gettext is not None and v in PROBLEMS else v)
+            for k, v in self.params.items()
+        }
+        for candidate in (text, self.template):
+            try:
+                return candidate.format(**params)
+            except (KeyError, IndexError, ValueError):
+                continue
+        return self.template
+
+
+APPLICATION_ID = 0x436F6D70
+"""``PRAGMA application_id`` of companion databases (the bytes "Comp")."""
+OUR_TABLES = frozenset({"roster", "sessions", "entries"})
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+IS_FOLDER = N_("{path} is a folder, not a database file.")
+NOT_A_FILE = N_("{path} is not a regular file (a device or a pipe), so not a database.")
+NOT_SQLITE = N_(
+    "{path} is not a SQLite database. It was left untouched; choose another file "
+    "with --db or COMPANION_DB."
+)
+FOREIGN = N_(
+    "{path} is another program's SQLite database (tables: {tables}). It was left "
+    "untouched; choose another file with --db or COMPANION_DB."
+)
+NEWER = N_(
+    "{path} was written by a newer companion (schema {version}; this version knows "
+    "{known}). It was left untouched: update the companion, or choose another file "
+    "with --db."
+)
+UNREADABLE = N_(
+    "{path} cannot be read as a database ({problem}). It was left untouched; restore "
+    "a backup (companion restore FILE) or choose another file with --db."
+)
+CANNOT_OPEN = N_("{path} cannot be used as a database: {problem}.")
+OLDER_READONLY = N_(
+    "{path} is older than this companion; open it once with the host app to upgrade it."
+)
+
+
+DISK_FULL = N_("the disk is full")
+READ_ONLY = N_("the disk is read-only")
+DB_READ_ONLY = N_("the database is read-only")
+DENIED = N_("permission denied")
+QUOTA = N_("the disk quota is used up")
+LOCKED = N_("the database is locked by another program")
+IO_ERROR = N_("the disk failed to read or write (disk I/O error)")
+DAMAGED = N_("the file is damaged")
+PROBLEMS = frozenset({DISK_FULL, READ_ONLY, DB_READ_ONLY, DENIED, QUOTA, LOCKED, IO_ERROR, DAMAGED})
+"""Causes that ``StoreError.render`` translates when they are a parameter."""
+
+
+def os_problem(exc: OSError) -> str:
+    """An ``OSError`` as a cause a host understands ("the disk is full")."""
+    import errno
+
+    causes = {
+        errno.ENOSPC: DISK_FULL,
+        errno.EROFS: READ_ONLY,
+        errno.EACCES: DENIED,
+        errno.EPERM: DENIED,
+        errno.EDQUOT: QUOTA,
+    }
+    return causes.get(exc.errno or 0, exc.strerror or str(exc))
+
+
+def db_problem(exc: sqlite3.Error) -> str:
+    """A SQLite error as a cause a host understands ("the disk is full")."""
+    text = str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == getattr(sqlite3, "SQLITE_FULL", 13) or "database or disk is full" in text:
+        return DISK_FULL
+    if "readonly" in text or "read-only" in text:
+        return DB_READ_ONLY
+    if "locked" in text or "busy" in text:
+        return LOCKED
+    if "disk I/O error" in text:
+        return IO_ERROR
+    if "malformed" in text or "not a database" in text:
+        return DAMAGED
+    return text
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What an existing file is, learnt without changing a byte of it."""
+
+    exists: bool
+    """False: absent, or empty (it becomes a new database)."""
+    version: int = 0
+    ours: bool = False
+
+
+def _retry_locked(fn: Callable[[], object], seconds: float = 5.0) -> None:
+    """Run ``fn``, retrying while another connection holds the lock it needs.
+
+    Changing the journal mode of a new file takes an exclusive lock, and SQLite
+    does not always wait for it through the busy handler when many apps start on
+    the same new file at once.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            fn()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+def inspect_file(path: str | Path, attempts: int = 5) -> Inspection:
+    """``_inspect_file``, tried again when it fails while another app creates the file.
+
+    A file being created (or its -wal checkpointed) by another app at this moment
+    can look damaged for an instant; a damaged file still is after a few tries.
+    """
+    for attempt in range(attempts):
+        try:
+            return _inspect_file(path)
+        except StoreError as exc:
+            if exc.template not in (UNREADABLE, FOREIGN, NOT_SQLITE) or attempt == attempts - 1:
+                raise
+            time.sleep(0.02 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def _inspect_file(path: str | Path) -> Inspection:
+    """Decide whether ``path`` may be opened, without touching it or its -wal/-shm.
+
+    Absent and empty files become new databases. Anything else must be a SQLite
+    file that is ours (our ``application_id``, or an older companion's tables) at
+    a schema this version knows; otherwise ``StoreError`` says why, and the file,
+    its -wal and its -shm are byte-identical afterwards. A file whose owner lock
+    is held is ours (the owner accepted it) and is not inspected again.
+
+    The file is read with ``immutable=1`` (no lock, no -shm, no -wal read). If a
+    -wal holds commits, the main file alone is not the truth: the file and its
+    -wal are copied to a temporary folder and the copy is read.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        return Inspection(exists=False)
+    except OSError as exc:
+        raise StoreError(CANNOT_OPEN, path=str(p), problem=os_problem(exc)) from exc
+    if stat.S_ISDIR(st.st_mode):
+        raise StoreError(IS_FOLDER, path=str(p))
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(NOT_A_FILE, path=str(p))
+    wal = p.with_name(p.name + "-wal")
+    wal_size = wal.stat().st_size if wal.is_file() else 0
+    if st.st_size == 0 and wal_size == 0:
+        return Inspection(exists=False)
+    if st.st_size > 0:
+        try:
+            with p.open("rb") as fh:
+                head = fh.read(100)
+        except OSError as exc:
+            raise StoreError(CANNOT_OPEN, path=str(p), problem=os_problem(exc)) from exc
+        if not head.startswith(SQLITE_HEADER):
+            raise StoreError(NOT_SQLITE, path=str(p))
+    from companion.session.owner import holder  # here: owner imports nothing of ours
+
+    if holder(p) is not None:
+        return Inspection(exists=True, version=SCHEMA_VERSION, ours=True)
+    try:
+        if wal_size == 0:
+            facts = _read_facts(f"{p.resolve().as_uri()}?mode=ro&immutable=1")
+        else:
+            facts = _read_facts_of_copy(p, wal)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(UNREADABLE, path=str(p), problem=db_problem(exc)) from exc
+    except OSError as exc:
+        raise StoreError(UNREADABLE, path=str(p), problem=os_problem(exc)) from exc
+    version, app_id, tables = facts
+    user_tables = sorted(t for t in tables if not t.startswith("sqlite_"))
+    if app_id == 0 and set(user_tables) >= OUR_TABLES:
+        _refuse_newer(p, version)  # a newer companion may add tables
+    if app_id not in (0, APPLICATION_ID) or (
+        app_id == 0 and user_tables and not set(user_tables) <= OUR_TABLES
+    ):
+        raise StoreError(FOREIGN, path=str(p), tables=", ".join(user_tables) or "-")
+    _refuse_newer(p, version)
+    if app_id == 0 and not user_tables and version == 0:
+        return Inspection(exists=True, version=0, ours=False)  # an empty SQLite file
+    return Inspection(exists=True, version=version, ours=True)
+
+
+def _read_facts(uri: str) -> tuple[int, int, list[str]]:
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    finally:
+        conn.close()
+    return version, app_id, tables
+
+
+def _read_facts_of_copy(p: Path, wal: Path) -> tuple[int, int, list[str]]:
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="companion-inspect-") as tmp:
+        copy = Path(tmp) / "db.sqlite3"
+        shutil.copyfile(p, copy)
+        shutil.copyfile(wal, Path(tmp) / "db.sqlite3-wal")
+        return _read_facts(f"{copy.as_uri()}?mode=rw")
+
+
+def _refuse_newer(path: Path | None, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        raise StoreError(NEWER, path=str(path), version=version, known=SCHEMA_VERSION)
+
+
+def _foreign_tables(c: sqlite3.Connection) -> list[str]:
+    rows = c.execute("SELECT name FROM sqlite_master WHERE type='table'")
+    return sorted(r[0] for r in rows if not r[0].startswith("sqlite_") and r[0] not in OUR_TABLES)
 
 
 class StaleError(Exception):
@@ -185,32 +420,33 @@ class Store:
 
     @classmethod
     def open(cls, path: str | Path, *, readonly: bool = False) -> Store:
-        """Open (creating and migrating if needed) or refuse with ``StoreError``."""
+        """Open (creating and migrating if needed) or refuse with ``StoreError``.
+
+        The file is first inspected without being touched (``inspect_file``); only
+        a companion database (or an absent or empty file) is then opened for real.
+        """
         p = Path(path)
-        if p.exists() and p.is_dir():
-            raise StoreError(f"{p} is a folder, not a database file.")
-        if p.exists() and p.stat().st_size > 0:
-            with p.open("rb") as fh:
-                head = fh.read(16)
-            if head != b"SQLite format 3\x00":
-                raise StoreError(
-                    f"{p} is not a SQLite database. It was left untouched; "
-                    "choose another file with --db or COMPANION_DB."
-                )
+        found = inspect_file(p)
         if readonly:
-            if not p.exists():
-                raise StoreError(f"{p} does not exist yet.")
+            if not found.exists:
+                raise StoreError(N_("{path} does not exist yet."), path=str(p))
             uri = f"{p.resolve().as_uri()}?mode=ro"
         else:
-            p.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(CANNOT_OPEN, path=str(p), problem=os_problem(exc)) from exc
             uri = f"{p.resolve().as_uri()}?mode=rwc"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(CANNOT_OPEN, path=str(p), problem=db_problem(exc)) from exc
         try:
             store = cls(conn, p, readonly, uri)
             store._configure()
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise StoreError(f"{p} cannot be used as a database: {exc}.") from exc
+            raise StoreError(CANNOT_OPEN, path=str(p), problem=db_problem(exc)) from exc
         except StoreError:
             conn.close()
             raise
@@ -226,35 +462,44 @@ class Store:
     def _configure(self) -> None:
         c = self._first
         c.execute("PRAGMA busy_timeout = 5000")
-        version = c.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"This database was written by a newer companion (schema {version}; this "
-                f"version knows {SCHEMA_VERSION}). It was left untouched: update the "
-                "companion, or choose another file with --db."
-            )
         if self.readonly:
+            version = c.execute("PRAGMA user_version").fetchone()[0]
+            _refuse_newer(self.path, version)
             if version < SCHEMA_VERSION:
-                raise StoreError(
-                    "The database is older than this companion; open it once "
-                    "with the host app to upgrade it."
-                )
+                raise StoreError(OLDER_READONLY, path=str(self.path))
             c.execute("PRAGMA query_only = ON")
             return
-        c.execute("PRAGMA journal_mode = WAL")
+        _retry_locked(lambda: c.execute("PRAGMA journal_mode = WAL"))
         c.execute("PRAGMA synchronous = FULL")
         c.execute("PRAGMA foreign_keys = ON")
         self.migrate()
 
     def migrate(self, target: int = SCHEMA_VERSION) -> None:
-        """Apply migrations from the file's version to ``target``, one transaction each."""
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        while version < target:
-            with self.transaction():
+        """Bring the file to ``target``, each step inside ``BEGIN IMMEDIATE``.
+
+        The version is read inside the write transaction: two apps started together
+        on a new file queue on the lock, and the second finds the work done (it
+        used to fail with "table roster already exists").
+        """
+        while True:
+            with self.transaction() as c:
+                version = int(c.execute("PRAGMA user_version").fetchone()[0])
+                _refuse_newer(self.path, version)
+                app_id = int(c.execute("PRAGMA application_id").fetchone()[0])
+                if version >= target:
+                    if app_id != APPLICATION_ID:
+                        c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    return
+                if version == 0:
+                    # Last check before creating tables: a file that gained foreign
+                    # tables since it was inspected is still not ours.
+                    foreign = _foreign_tables(c)
+                    if foreign:
+                        raise StoreError(FOREIGN, path=str(self.path), tables=", ".join(foreign))
                 for statement in _split_sql(MIGRATIONS[version]):
-                    self.conn.execute(statement)
-                self.conn.execute(f"PRAGMA user_version = {version + 1}")
-            version += 1
+                    c.execute(statement)
+                c.execute(f"PRAGMA user_version = {version + 1}")
+                c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
     @property
     def schema_version(self) -> int:
@@ -300,7 +545,7 @@ class Store:
     ) -> RosterEntry:
         clean = name.strip()
         if not clean:
-            raise StoreError("A player needs a name.")
+            raise StoreError(N_("A player needs a name."))
         with self.transaction() as c:
             row = c.execute(
                 "SELECT id, name, colour, birth_date FROM roster WHERE name = ?", (clean,)
@@ -355,7 +600,7 @@ class Store:
             ).fetchall()
             if len(matches) == 1:
                 return self.session(matches[0][0])
-            raise StoreError(f"No session {session_id!r} in this database.")
+            raise StoreError(N_("No session {session} in this database."), session=repr(session_id))
         return _session_row(row)
 
     def sessions(

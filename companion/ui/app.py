@@ -27,13 +27,14 @@ from companion.i18n import N_, _, set_language
 from companion.rules import find_game
 from companion.rules.base import Player, seat_players
 from companion.session.live import Clock, LiveSession, SystemClock
-from companion.session.store import Store
+from companion.session.owner import DatabaseInUse
+from companion.session.store import Store, StoreError
 from companion.ui.translate import translate_bindings
 
 T = TypeVar("T")
 
 
-class CompanionApp(App[None]):
+class CompanionApp(App[str | None]):
     """The host's app. Build it with ``make_app``."""
 
     CSS_PATH = "app.tcss"
@@ -43,9 +44,11 @@ class CompanionApp(App[None]):
     ]
 
     def __init__(self, store: Store, lang: str, clock: Clock, rng: random.Random | None,
-                 audio: Any = None) -> None:
+                 audio: Any = None, in_use: DatabaseInUse | None = None) -> None:
         super().__init__()
         self.store = store
+        self.in_use = in_use
+        """Set when another window owns the database: this one is read-only."""
         self.lang = lang
         self.clock = clock
         self.rng = rng
@@ -132,13 +135,23 @@ class CompanionApp(App[None]):
 
     def on_mount(self) -> None:
         self.title = _("Tabletop Companion")
+        if self.in_use is not None:
+            from companion.ui.in_use import InUseScreen
+
+            self.push_screen(InUseScreen(self.in_use))
+            return
         from companion.ui.home import HomeScreen
 
         self.push_screen(HomeScreen())
 
+    def _check_writable(self) -> None:
+        if self.in_use is not None:
+            raise StoreError(self.in_use.render(_))
+
     def start_session(self, game_id: str, players: Sequence[Player] | Sequence[str],
                       options: dict[str, Any] | None = None) -> LiveSession:
         """Start a session (setup checked before anything is written) and show it."""
+        self._check_writable()
         seated = (seat_players(list(players))  # type: ignore[arg-type]
                   if players and isinstance(players[0], str) else tuple(players))
         live = LiveSession.start(self.store, find_game(game_id).id, seated,  # type: ignore[arg-type]
@@ -147,6 +160,7 @@ class CompanionApp(App[None]):
         return live
 
     def resume_session(self, session_id: str) -> LiveSession:
+        self._check_writable()
         live = LiveSession.resume(self.store, session_id, clock=self.clock, rng=self.rng)
         self.open_session(live)
         return live
@@ -167,8 +181,13 @@ class CompanionApp(App[None]):
 
 
 def make_app(db_path: str | Path, lang: str = "en", clock: Clock | None = None,
-             rng: random.Random | None = None, audio: Any = None) -> CompanionApp:
-    """Build the app on the database at ``db_path`` (``StoreError`` if unusable)."""
+             rng: random.Random | None = None, audio: Any = None,
+             in_use: DatabaseInUse | None = None) -> CompanionApp:
+    """Build the app on the database at ``db_path`` (``StoreError`` if unusable).
+
+    With ``in_use`` (another window owns the database) the store is opened
+    read-only and the app offers the history and the board only.
+    """
     set_language(lang)
-    store = Store.open(db_path)
-    return CompanionApp(store, lang, clock or SystemClock(), rng, audio)
+    store = Store.open(db_path, readonly=in_use is not None)
+    return CompanionApp(store, lang, clock or SystemClock(), rng, audio, in_use)
