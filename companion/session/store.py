@@ -55,6 +55,21 @@ class StoreError(Exception):
         return self.template
 
 
+class DamagedError(StoreError):
+    """One stored session cannot be read back; the rest of the history can."""
+
+    def __init__(self, session_id: str, where: str, problem: str) -> None:
+        super().__init__(DAMAGED_SESSION, session=session_id, where=where, problem=problem)
+        self.session_id = session_id
+        self.where = where
+        self.problem = problem
+
+
+DAMAGED_SESSION = N_(
+    "Session {session} is damaged ({where}: {problem}); the rest of the history can "
+    "be used. Restore a backup to get it back (companion restore FILE)."
+)
+
 APPLICATION_ID = 0x436F6D70
 """``PRAGMA application_id`` of companion databases (the bytes "Comp")."""
 OUR_TABLES = frozenset({"roster", "sessions", "entries"})
@@ -93,7 +108,27 @@ QUOTA = N_("the disk quota is used up")
 LOCKED = N_("the database is locked by another program")
 IO_ERROR = N_("the disk failed to read or write (disk I/O error)")
 DAMAGED = N_("the file is damaged")
-PROBLEMS = frozenset({DISK_FULL, READ_ONLY, DB_READ_ONLY, DENIED, QUOTA, LOCKED, IO_ERROR, DAMAGED})
+PROBLEMS = frozenset(
+    {
+        DISK_FULL,
+        READ_ONLY,
+        DB_READ_ONLY,
+        DENIED,
+        QUOTA,
+        LOCKED,
+        IO_ERROR,
+        DAMAGED,
+        N_("expected text"),
+        N_("unknown status"),
+        N_("not a list of players"),
+        N_("expected JSON text"),
+        N_("not valid JSON"),
+        N_("JSON of the wrong shape"),
+        N_("a seq that is not a positive number"),
+        N_("unknown entry kind"),
+        N_("a time that is not readable"),
+    }
+)
 """Causes that ``StoreError.render`` translates when they are a parameter."""
 
 
@@ -391,6 +426,8 @@ class Store:
         self._first = conn
         self._connections = [conn]
         self._guard = threading.Lock()
+        self.damaged: dict[str, DamagedError] = {}
+        """Sessions found damaged while listing (skipped, reported by ``check``)."""
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -500,6 +537,18 @@ class Store:
                     c.execute(statement)
                 c.execute(f"PRAGMA user_version = {version + 1}")
                 c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    def check(self, *, full: bool = False) -> list[str]:
+        """``PRAGMA quick_check`` (``integrity_check`` with ``full``): [] if the file is sound.
+
+        Run it off the UI thread: on a large history it reads every page.
+        """
+        pragma = "integrity_check" if full else "quick_check"
+        try:
+            rows = [str(r[0]) for r in self.conn.execute(f"PRAGMA {pragma}")]
+        except sqlite3.DatabaseError as exc:
+            return [str(exc)]
+        return [] if rows == ["ok"] else rows
 
     @property
     def schema_version(self) -> int:
@@ -622,7 +671,13 @@ class Store:
         sql += " ORDER BY started_at DESC, id"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [_session_row(r) for r in self.conn.execute(sql, args)]
+        out = []
+        for r in self.conn.execute(sql, args):
+            try:
+                out.append(_session_row(r))
+            except DamagedError as exc:  # the rest of the history stays usable
+                self.damaged[exc.session_id] = exc
+        return out
 
     def set_status(self, session_id: str, status: str) -> None:
         with self.transaction() as c:
@@ -725,10 +780,7 @@ class Store:
             "WHERE session_id = ? AND seq > ? ORDER BY seq",
             (session_id, after),
         )
-        return [
-            Entry(seq, kind, json.loads(payload), at, mono_ns)
-            for seq, kind, payload, at, mono_ns in rows
-        ]
+        return [_entry(session_id, row) for row in rows]
 
     def last_seq(self, session_id: str) -> int:
         row = self.conn.execute(
@@ -791,17 +843,59 @@ class Store:
 
 
 def _session_row(row: Sequence[Any]) -> SessionRow:
+    """A stored session row, checked: ``DamagedError`` names the session and the field."""
     sid, game, options, players, started, ended, outcome, status = row
+    name = sid if isinstance(sid, str) else repr(sid)
+    for field, value in (("id", sid), ("game", game), ("started_at", started)):
+        if not isinstance(value, str):
+            raise DamagedError(name, field, N_("expected text"))
+    if ended is not None and not isinstance(ended, str):
+        raise DamagedError(name, "ended_at", N_("expected text"))
+    if status not in ("active", "finished", "abandoned"):
+        raise DamagedError(name, "status", N_("unknown status"))
+    opts = _json_field(name, "options", options, dict)
+    raw_players = _json_field(name, "players", players, list)
+    if not raw_players or not all(
+        isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("name"), str)
+        for p in raw_players
+    ):
+        raise DamagedError(name, "players", N_("not a list of players"))
+    result = _json_field(name, "outcome", outcome, dict) if outcome else None
     return SessionRow(
         id=sid,
         game=game,
-        options=json.loads(options),
-        players=tuple(Player.from_json(p) for p in json.loads(players)),
+        options=opts,
+        players=tuple(Player.from_json(p) for p in raw_players),
         started_at=started,
         ended_at=ended,
-        outcome=json.loads(outcome) if outcome else None,
+        outcome=result,
         status=status,
     )
+
+
+def _json_field(session: str, field: str, text: Any, kind: type) -> Any:
+    if not isinstance(text, str):
+        raise DamagedError(session, field, N_("expected JSON text"))
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise DamagedError(session, field, N_("not valid JSON")) from None
+    if not isinstance(value, kind):
+        raise DamagedError(session, field, N_("JSON of the wrong shape"))
+    return value
+
+
+def _entry(session: str, row: Sequence[Any]) -> Entry:
+    """A stored log entry, checked: ``DamagedError`` names the session and the seq."""
+    seq, kind, payload, at, mono_ns = row
+    where = f"entry seq {seq}"
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise DamagedError(session, "entries", N_("a seq that is not a positive number"))
+    if kind not in ENTRY_KINDS:
+        raise DamagedError(session, where, N_("unknown entry kind"))
+    if not isinstance(at, str) or not isinstance(mono_ns, int):
+        raise DamagedError(session, where, N_("a time that is not readable"))
+    return Entry(seq, kind, _json_field(session, where, payload, dict), at, mono_ns)
 
 
 def _split_sql(script: str) -> list[str]:

@@ -14,7 +14,9 @@ Design decisions:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -135,6 +137,7 @@ class CompanionApp(App[str | None]):
 
     def on_mount(self) -> None:
         self.title = _("Tabletop Companion")
+        self._check_in_background()
         if self.in_use is not None:
             from companion.ui.in_use import InUseScreen
 
@@ -143,6 +146,26 @@ class CompanionApp(App[str | None]):
         from companion.ui.home import HomeScreen
 
         self.push_screen(HomeScreen())
+
+    def _check_in_background(self) -> None:
+        """``PRAGMA quick_check`` on its own thread: it reads every page of a large file."""
+        if self.store.path is None:
+            return
+
+        def job() -> None:
+            problems = self.store.check()
+            if not problems:
+                return
+            message = _(
+                "The database is damaged ({problem}). Run 'companion check' to see which "
+                "sessions; 'companion restore FILE' puts a backup back."
+            ).format(problem=problems[0])
+            with contextlib.suppress(RuntimeError):  # the app already quit
+                self.call_from_thread(
+                    self.notify, message, severity="error", title=_("Damaged"), timeout=30
+                )
+
+        threading.Thread(target=job, name="quick-check", daemon=True).start()
 
     def _check_writable(self) -> None:
         if self.in_use is not None:
