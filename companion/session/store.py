@@ -55,6 +55,31 @@ class StoreError(Exception):
         return self.template
 
 
+class ImportConflict(StoreError):
+    """An imported session has the id of a stored one but a different history.
+
+    ``seq`` is the first entry that differs (None: the game, players or options do).
+    """
+
+    def __init__(self, session_id: str, seq: int | None) -> None:
+        if seq is None:
+            super().__init__(CONFLICT_SETUP, session=session_id)
+        else:
+            super().__init__(CONFLICT_ENTRY, session=session_id, seq=seq)
+        self.session_id = session_id
+        self.seq = seq
+
+
+CONFLICT_SETUP = N_(
+    "Session {session} is already in the history with other players, options or "
+    "game; it was not imported, nor anything else from this file."
+)
+CONFLICT_ENTRY = N_(
+    "Session {session} is already in the history, and its entry {seq} differs from "
+    "the file's; it was not imported, nor anything else from this file."
+)
+
+
 class DamagedError(StoreError):
     """One stored session cannot be read back; the rest of the history can."""
 
@@ -802,22 +827,91 @@ class Store:
     def import_sessions(
         self,
         items: Sequence[tuple[SessionRow, Sequence[Entry]]],
-        on_each: Callable[[SessionRow, bool], None] | None = None,
+        on_each: Callable[[SessionRow, str], None] | None = None,
     ) -> int:
-        """Insert many sessions all-or-nothing; ones already present are skipped."""
-        added = 0
+        """Insert many sessions all-or-nothing; returns how many were added or extended.
+
+        A session already present is *skipped* when its stored log holds every entry
+        of the file's (the same export again, or an older one), *extended* when the
+        stored log is a prefix of the file's (a newer export of the same session:
+        the new entries are appended and the row's end state updated), and refused
+        with ``ImportConflict`` when the two logs disagree, or the game, players or
+        options differ. Then nothing of the batch is written. ``on_each(row, how)``
+        gets "added", "extended" or "skipped".
+        """
+        changed = 0
         with self.transaction() as c:
             for row, entries in items:
-                present = (
-                    c.execute("SELECT 1 FROM sessions WHERE id = ?", (row.id,)).fetchone()
-                    is not None
-                )
-                if not present:
-                    self._insert_session(c, row, entries)
-                    added += 1
+                how = self._import_one(c, row, entries)
+                changed += how != "skipped"
                 if on_each:
-                    on_each(row, not present)
-        return added
+                    on_each(row, how)
+        return changed
+
+    def import_relation(self, row: SessionRow, entries: Sequence[Entry]) -> str:
+        """What ``import_sessions`` would do with this session: added/extended/skipped.
+
+        ``ImportConflict`` if it would be refused. Reads only.
+        """
+        return self._relation(self.conn, row, entries)
+
+    def _relation(self, c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> str:
+        found = c.execute(
+            "SELECT id, game, options, players, started_at, ended_at, outcome, status "
+            "FROM sessions WHERE id = ?",
+            (row.id,),
+        ).fetchone()
+        if found is None:
+            return "added"
+        stored_row = _session_row(found)
+        if (stored_row.game, stored_row.players, stored_row.options) != (
+            row.game,
+            row.players,
+            row.options,
+        ):
+            raise ImportConflict(row.id, None)
+        stored = [
+            _entry(row.id, r)
+            for r in c.execute(
+                "SELECT seq, kind, payload, at, mono_ns FROM entries "
+                "WHERE session_id = ? ORDER BY seq",
+                (row.id,),
+            )
+        ]
+        common = min(len(stored), len(entries))
+        if list(stored[:common]) != list(entries[:common]):
+            first = next(i for i in range(common) if stored[i] != entries[i])
+            raise ImportConflict(row.id, stored[first].seq)
+        return "extended" if len(entries) > len(stored) else "skipped"
+
+    def _import_one(self, c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> str:
+        how = self._relation(c, row, entries)
+        if how == "added":
+            self._insert_session(c, row, entries)
+        elif how == "extended":
+            have = int(
+                c.execute(
+                    "SELECT count(*) FROM entries WHERE session_id = ?", (row.id,)
+                ).fetchone()[0]
+            )
+            c.executemany(
+                "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (row.id, e.seq, e.kind, _dumps(e.payload), e.at, e.mono_ns)
+                    for e in entries[have:]
+                ],
+            )
+            c.execute(
+                "UPDATE sessions SET ended_at = ?, outcome = ?, status = ? WHERE id = ?",
+                (
+                    row.ended_at,
+                    _dumps(row.outcome) if row.outcome is not None else None,
+                    row.status,
+                    row.id,
+                ),
+            )
+        return how
 
     @staticmethod
     def _insert_session(c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> None:
