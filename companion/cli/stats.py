@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     lang = setup_language(args)
     store = open_store(args, readonly=True)
     try:
-        results = query_results(store, filter_from_args(args))
+        with store.snapshot():  # one read transaction, however many queries
+            results = query_results(store, filter_from_args(args))
     finally:
         store.close()
     stats = compute(results)

@@ -1030,8 +1030,52 @@ def export_text(
 
     ``single`` (default: exactly one id) chooses the one-session JSON form.
     """
+    with store.snapshot():
+        return _export_text(store, session_ids, fmt, lang, tz, exported_at, single)
+
+
+class NotExportable(ExportError):
+    """A stored session would not import back: the export is refused, naming it."""
+
+
+def check_exportable(store: Store, session_ids: Sequence[str]) -> None:
+    """Refuse (``NotExportable``) if a session would not import back as it is.
+
+    Each session is read back (damaged JSON is found), checked as ``import`` checks
+    a file, and replayed with the current rules. A backup that cannot be restored
+    is worse than none: it is refused before anything is written.
+    """
+    for sid in session_ids:
+        try:
+            row = store.session(sid)
+            entries = store.entries(row.id)
+            _parse_session(session_document(row, entries), "", "")
+            replay_session(row, entries)
+        except (StoreError, ExportError, ReplayError) as exc:
+            reason: Any = exc if isinstance(exc, StoreError | ExportError) else str(exc)
+            raise NotExportable(
+                N_(
+                    "Session {session} cannot be exported so that it imports back "
+                    "({reason}). Nothing was written; run 'companion check', or export "
+                    "the other sessions."
+                ),
+                session=sid,
+                reason=reason.render(None) if hasattr(reason, "render") else reason,
+            ) from exc
+
+
+def _export_text(
+    store: Store,
+    session_ids: Sequence[str],
+    fmt: str,
+    lang: str,
+    tz: tzinfo | None,
+    exported_at: str | None,
+    single: bool | None,
+) -> str:
     one = len(session_ids) == 1 if single is None else single
     if fmt == "json":
+        check_exportable(store, session_ids)
         if one and session_ids:
             items = load_sessions(store, session_ids[:1])
             return dumps_document(session_document(*items[0], exported_at=exported_at))

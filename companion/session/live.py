@@ -274,6 +274,10 @@ class LiveSession:
             ) from exc
         # Committed: only now does memory change.
         self._entries.append(entry)
+        if outcome is not None and not was_over:
+            from companion.session.backup import auto_backup  # deferred: rarely needed
+
+            auto_backup(self.store)  # the game just ended: at most one backup a day
         problem = self._stacks.push(entry)
         if problem:  # pragma: no cover - undo/redo checked their stacks above
             raise RuntimeError(problem)

@@ -14,6 +14,7 @@ Design decisions:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import stat
@@ -580,6 +581,16 @@ class Store:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
+        """Close every connection; a writer first checkpoints the WAL into the file.
+
+        After a clean exit the ``.sqlite3`` file alone holds every commit (the -wal
+        is empty), so copying that one file by hand is a whole backup. A board
+        still reading keeps the checkpoint from finishing; that is harmless.
+        """
+        if not self.readonly and self._uri is not None and self._connections:
+            with contextlib.suppress(sqlite3.Error):
+                self._first.execute("PRAGMA busy_timeout = 1000")
+                self._first.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         with self._guard:
             for conn in self._connections:
                 conn.close()
@@ -601,6 +612,25 @@ class Store:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query inside sees the same commits.
+
+        The board, exports and statistics read a session's row and its entries
+        inside one, so a commit landing between two queries cannot make them
+        disagree. Nested use joins the open transaction.
+        """
+        c = self.conn
+        if c.in_transaction:
+            yield c
+            return
+        c.execute("BEGIN")
+        try:
+            yield c
+        finally:
+            if c.in_transaction:
+                c.execute("COMMIT")
 
     def data_version(self) -> int:
         """Changes when *another* connection commits (cheap change detection)."""
