@@ -56,6 +56,21 @@ class StoreError(Exception):
         return self.template
 
 
+class WriteError(StoreError, sqlite3.OperationalError):
+    """A write was refused by the disk or the lock; nothing of it was saved.
+
+    Also an ``sqlite3.OperationalError``, so callers that caught SQLite's own error
+    still do; ``render(_)`` names the cause ("the disk is full") for the host.
+    """
+
+    def __init__(self, exc: sqlite3.Error) -> None:
+        self.problem = db_problem(exc)
+        super().__init__(NOT_SAVED, problem=self.problem)
+
+
+NOT_SAVED = N_("Not saved: {problem}. Nothing was changed; the app goes on.")
+
+
 class ImportConflict(StoreError):
     """An imported session has the id of a stored one but a different history.
 
@@ -604,14 +619,26 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception.
+
+        A write the disk or the lock refuses (full, read-only, locked, I/O error)
+        is a ``WriteError`` naming the cause; nothing of the transaction stays.
+        """
+        c = self.conn
         try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            c.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise WriteError(exc) from exc
+        try:
+            yield c
+            c.execute("COMMIT")
+        except BaseException as exc:
+            with contextlib.suppress(sqlite3.Error):
+                if c.in_transaction:  # SQLite may have rolled back by itself (disk full)
+                    c.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and not isinstance(exc, WriteError):
+                raise WriteError(exc) from exc
             raise
-        self.conn.execute("COMMIT")
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:

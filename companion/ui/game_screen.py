@@ -21,6 +21,7 @@ from textual.widgets import Footer, Header, Static
 from companion.i18n import N_, _
 from companion.rules.base import Action, RuleError
 from companion.session.live import Change, LiveSession, StaleSessionError
+from companion.session.store import StoreError
 from companion.ui.translate import translate_bindings
 from companion.ui.widgets.log_panel import LogPanel
 
@@ -97,8 +98,9 @@ class GameScreen(Screen[None]):
             return
         if error is not None:
             # The store refused (disk full, database locked…): nothing was applied.
+            reason = error.render(_) if isinstance(error, StoreError) else str(error)
             self.notify(
-                _("Could not save; nothing was changed: {error}").format(error=error),
+                _("Could not save; nothing was changed: {error}").format(error=reason),
                 severity="error",
                 title=_("Not saved"),
                 timeout=10,

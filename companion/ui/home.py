@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -95,11 +96,14 @@ class HomeScreen(Screen[None]):
                 games.add_option(Option(label, id=info.id, disabled=True))
         for table_id in ("#unfinished", "#past"):
             table = self.query_one(table_id, DataTable)
-            table.add_columns(_("Started"), _("Game"), _("Players"),
-                              _("Winners") if table_id == "#past" else _("Entries"))
+            table.add_columns(
+                _("Started"),
+                _("Game"),
+                _("Players"),
+                _("Winners") if table_id == "#past" else _("Entries"),
+            )
         self.reload()
-        games.highlighted = next(
-            (i for i, info in enumerate(GAMES) if playable(info)), None)
+        games.highlighted = next((i for i, info in enumerate(GAMES) if playable(info)), None)
         games.focus()
         unfinished = self.companion.store.sessions(status="active")
         if unfinished:
@@ -114,16 +118,26 @@ class HomeScreen(Screen[None]):
         unfinished = self.query_one("#unfinished", DataTable)
         unfinished.clear()
         for row in store.sessions(status="active"):
-            unfinished.add_row(short_time(row.started_at), game_name(row.game, lang),
-                               player_names(row), str(store.last_seq(row.id)), key=row.id)
+            unfinished.add_row(
+                short_time(row.started_at),
+                game_name(row.game, lang),
+                player_names(row),
+                str(store.last_seq(row.id)),
+                key=row.id,
+            )
         past = self.query_one("#past", DataTable)
         past.clear()
         for row in store.sessions(limit=PAST_LIMIT):
             if row.status == "active":
                 continue
             winners = winner_names(row) if row.status == "finished" else _("abandoned")
-            past.add_row(short_time(row.started_at), game_name(row.game, lang),
-                         player_names(row), winners, key=row.id)
+            past.add_row(
+                short_time(row.started_at),
+                game_name(row.game, lang),
+                player_names(row),
+                winners,
+                key=row.id,
+            )
 
     # ------------------------------------------------------------------ actions
 
@@ -160,22 +174,33 @@ class HomeScreen(Screen[None]):
         try:
             self.companion.resume_session(session_id)
         except (StoreError, Exception) as exc:  # a log that no longer replays, a lost game
-            self.notify(_("Cannot resume this session: {error}").format(error=exc),
-                        severity="error", timeout=10)
+            self.notify(
+                _("Cannot resume this session: {error}").format(error=exc),
+                severity="error",
+                timeout=10,
+            )
 
     def action_abandon(self) -> None:
         sid = self._selected_unfinished()
         if sid is None:
             return
 
+        def done(future: Future[None]) -> None:
+            error = future.exception()
+            if isinstance(error, StoreError):
+                self.notify(error.render(_), severity="error", title=_("Not saved"), timeout=10)
+            elif error is not None:
+                raise error
+            self.reload()
+
         def confirmed(yes: bool | None) -> None:
-            if yes:
-                self.companion.store.set_status(sid, "abandoned")
-                self.reload()
+            if yes:  # on the writer thread, like every write
+                store = self.companion.store
+                self.companion.write(lambda: store.set_status(sid, "abandoned"), done)
 
         self.app.push_screen(
-            ConfirmDialog(_("Abandon this session? It stays in the history, marked.")),
-            confirmed)
+            ConfirmDialog(_("Abandon this session? It stays in the history, marked.")), confirmed
+        )
 
     def action_history(self) -> None:
         if importlib.util.find_spec("companion.ui.history") is None:

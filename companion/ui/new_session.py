@@ -7,6 +7,7 @@ setup shows the rules' message and creates nothing.
 from __future__ import annotations
 
 import datetime as dt
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -26,12 +27,33 @@ from companion.ui.translate import translate_bindings
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
 
-COLOURS = ("red", "yellow", "green", "blue", "purple", "orange", "pink", "white",
-           "black", "grey", "brown", "cyan")
+COLOURS = (
+    "red",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "orange",
+    "pink",
+    "white",
+    "black",
+    "grey",
+    "brown",
+    "cyan",
+)
 COLOUR_NAMES = {
-    "red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue"),
-    "purple": N_("purple"), "orange": N_("orange"), "pink": N_("pink"), "white": N_("white"),
-    "black": N_("black"), "grey": N_("grey"), "brown": N_("brown"), "cyan": N_("cyan"),
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+    "orange": N_("orange"),
+    "pink": N_("pink"),
+    "white": N_("white"),
+    "black": N_("black"),
+    "grey": N_("grey"),
+    "brown": N_("brown"),
+    "cyan": N_("cyan"),
 }
 
 
@@ -103,8 +125,12 @@ class PlayerDialog(ModalScreen[Seat | None]):
             yield Label(_("Name"))
             yield Input(self.seat.name, id="player-name")
             yield Label(_("Colour"))
-            yield Select([(_(COLOUR_NAMES[c]), c) for c in COLOURS], value=self.seat.colour
-                         or Select.BLANK, id="player-colour", allow_blank=True)
+            yield Select(
+                [(_(COLOUR_NAMES[c]), c) for c in COLOURS],
+                value=self.seat.colour or Select.BLANK,
+                id="player-colour",
+                allow_blank=True,
+            )
             yield Label(_("Birth date (optional, YYYY-MM-DD)"))
             yield Input(self.seat.birth_date or "", id="player-birth", placeholder="2012-05-31")
             yield Label("", id="player-error", classes="error")
@@ -173,11 +199,16 @@ class NewSessionScreen(Screen[None]):
         if spec.kind is bool:
             return Switch(bool(spec.default), id=wid)
         if spec.kind is int:
-            return Input(str(spec.default if spec.default is not None else ""), id=wid,
-                         type="integer")
+            return Input(
+                str(spec.default if spec.default is not None else ""), id=wid, type="integer"
+            )
         if spec.choices:
-            return Select([(_(c), c) for c in spec.choices], value=str(spec.default),
-                          allow_blank=False, id=wid)
+            return Select(
+                [(_(c), c) for c in spec.choices],
+                value=str(spec.default),
+                allow_blank=False,
+                id=wid,
+            )
         return Input(str(spec.default or ""), id=wid)
 
     def on_mount(self) -> None:
@@ -191,8 +222,7 @@ class NewSessionScreen(Screen[None]):
 
     # ------------------------------------------------------------------ seats
 
-    def add_seat(self, name: str, colour: str | None = None,
-                 birth_date: str | None = None) -> None:
+    def add_seat(self, name: str, colour: str | None = None, birth_date: str | None = None) -> None:
         clean = name.strip()
         if not clean:
             return
@@ -224,8 +254,11 @@ class NewSessionScreen(Screen[None]):
 
         def done(seat: Seat | None) -> None:
             if seat is not None:
-                clash = any(s.name.casefold() == seat.name.casefold()
-                            for i, s in enumerate(self.seats) if i != row)
+                clash = any(
+                    s.name.casefold() == seat.name.casefold()
+                    for i, s in enumerate(self.seats)
+                    if i != row
+                )
                 if clash:
                     self.show_error(_("{name} is already seated.").format(name=seat.name))
                     return
@@ -269,30 +302,55 @@ class NewSessionScreen(Screen[None]):
                     try:
                         out[spec.name] = int(text) if text else spec.default
                     except ValueError:
-                        raise ValueError(_("{option}: {value!r} is not a whole number.").format(
-                            option=_(spec.label), value=text)) from None
+                        raise ValueError(
+                            _("{option}: {value!r} is not a whole number.").format(
+                                option=_(spec.label), value=text
+                            )
+                        ) from None
                 else:
                     out[spec.name] = text
         return out
 
     def action_start(self) -> None:
-        players = tuple(replace(Player(f"p{i}", s.name), colour=s.colour,
-                                birth_date=s.birth_date)
-                        for i, s in enumerate(self.seats, start=1))
+        players = tuple(
+            replace(Player(f"p{i}", s.name), colour=s.colour, birth_date=s.birth_date)
+            for i, s in enumerate(self.seats, start=1)
+        )
         try:
             options = self.read_options()
-            from companion.session.live import LiveSession
-
-            live = LiveSession.start(self.companion.store, self.info.id, players, options,
-                                     clock=self.companion.clock, rng=self.companion.rng)
-        except RuleError as exc:
-            self.show_error(exc.render(_))
-            return
-        except (ValueError, StoreError) as exc:
+        except ValueError as exc:
             self.show_error(str(exc))
             return
-        for seat in self.seats:
-            self.companion.store.add_to_roster(seat.name, seat.colour, seat.birth_date)
+        from companion.session.live import LiveSession
+
+        app = self.companion
+        seats = list(self.seats)
+
+        def start() -> LiveSession:  # on the writer thread: the UI never waits for the disk
+            live = LiveSession.start(
+                app.store, self.info.id, players, options, clock=app.clock, rng=app.rng
+            )
+            for seat in seats:  # after the session: a full disk here loses no game
+                try:
+                    app.store.add_to_roster(seat.name, seat.colour, seat.birth_date)
+                except StoreError:
+                    break
+            return live
+
+        def started(future: Future[LiveSession]) -> None:
+            error = future.exception()
+            if isinstance(error, RuleError | StoreError):
+                self.show_error(error.render(_))
+            elif isinstance(error, ValueError):
+                self.show_error(str(error))
+            elif error is not None:
+                raise error
+            else:  # in the screen's own message loop, as when the key was handled
+                self.call_later(self._open, future.result())
+
+        app.write(start, started)
+
+    def _open(self, live: Any) -> None:
         self.dismiss()
         self.companion.open_session(live)
 

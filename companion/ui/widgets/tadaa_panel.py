@@ -19,6 +19,7 @@ Design decisions:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from companion.i18n import _
 from companion.rules.meeple_circus.actions import Press
 from companion.rules.meeple_circus.timing import Performance, judge
 from companion.session.live import LiveSession
+from companion.session.store import StoreError
 from companion.ui.widgets.device_status import DeviceStatusLine
 from companion.ui.widgets.photo_finish import PhotoFinish
 
@@ -117,7 +119,13 @@ class TadaaPanel(Vertical):
     # ------------------------------------------------------------------ from the hub thread
 
     def _record(self, payload: dict[str, Any], mono_ns: int) -> object:
-        return self.session.record_hardware(payload, mono_ns)
+        try:
+            return self.session.record_hardware(payload, mono_ns)
+        except StoreError as exc:  # disk full: the press still counts; its log line is lost
+            message = _("A button press could not be saved: {error}").format(error=exc.render(_))
+            with contextlib.suppress(RuntimeError):  # the app already quit
+                self.app.call_from_thread(self.app.notify, message, severity="error")
+            return None
 
     def _deliver(self, press: Press) -> None:
         self.post_message(self.Pressed(press))
