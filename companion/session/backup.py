@@ -6,8 +6,8 @@ Design decisions:
   backup API from a read transaction: it holds every commit, including the ones
   still in the -wal (copying only the ``.sqlite3`` file would miss them), and it
   is taken while the app keeps writing. It is written to a temporary file beside
-  its target, checked (``quick_check`` and every session read back), then renamed
-  into place: a backup file is never half a backup.
+  its target, checked (``quick_check``), then renamed into place: a backup file is
+  never half a backup. ``restore`` checks much more (every session replayed).
 * Automatic backups go to ``<data folder>/backups/`` (beside the database) when a
   session finishes, at most once a day; the newest ``KEEP`` are kept. A failed
   automatic backup (disk full) never fails the action that finished the game.
@@ -66,7 +66,7 @@ def backup(store: Store, target: str | os.PathLike[str]) -> Path:
             dst.execute("PRAGMA journal_mode = DELETE")
         finally:
             dst.close()
-        problems = _problems(Path(tmp_name))
+        problems = _problems(Path(tmp_name), every_session=False)
         if problems:
             raise StoreError(BAD_BACKUP, path=str(out), problem=problems)
         with open(tmp_name, "rb+") as fh:
@@ -84,13 +84,20 @@ def backup(store: Store, target: str | os.PathLike[str]) -> Path:
     return out
 
 
-def _problems(path: Path) -> str:
-    """'' if ``path`` is a sound companion database, else what is wrong with it."""
-    from companion.session.check import check_store  # deferred: check imports export
+def _problems(path: Path, *, every_session: bool = True) -> str:
+    """'' if ``path`` is a sound companion database, else what is wrong with it.
+
+    ``every_session``: also read and replay every session (``restore`` does; a new
+    backup needs only ``quick_check``, as it is a page copy of a live database).
+    """
+    from companion.session.check import CheckReport, check_store  # deferred: imports export
 
     try:
         with Store.open(path, readonly=True) as copy:
-            report = check_store(copy, full=True)
+            if every_session:
+                report = check_store(copy, full=True)
+            else:
+                report = CheckReport(file_problems=copy.check())
     except StoreError as exc:
         return str(exc)
     if report.ok:
