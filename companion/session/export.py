@@ -313,8 +313,10 @@ MAX_DEPTH = 64
 """Deepest nesting of lists and objects an import file may have (ours reach about 8)."""
 MAX_DIGITS = 40
 """Longest integer an import file may write (64-bit needs 19 digits)."""
-MAX_TEXT = 10_000
-"""Longest text value in an import file (names, ids, payload strings)."""
+MAX_TEXT = 1_000_000
+"""Longest text value in an import file (a Shadow Cats roster rides in a payload)."""
+MAX_NAME = 1_000
+"""Longest player id, name, colour or birth date."""
 INT64 = 2**63
 MAX_ID = 100
 """Longest session id (ours are 36-character uuids)."""
@@ -502,6 +504,7 @@ def _field(
     where: str,
     *,
     optional: bool = False,
+    limit: int = MAX_TEXT,
 ) -> Any:
     if name not in data or data[name] is None:
         if optional:
@@ -513,19 +516,19 @@ def _field(
     if not isinstance(value, kind):
         template = _EXPECTED.get(kind if isinstance(kind, type) else dict, _EXPECTED[dict])
         raise ExportError(template, source=source, where=where + name)
-    _bounded(value, source, where + name)
+    _bounded(value, source, where + name, limit)
     return value
 
 
-def _bounded(value: Any, source: str, where: str) -> None:
-    """Every text at most ``MAX_TEXT`` long, every integer within 64 bits (the store's)."""
+def _bounded(value: Any, source: str, where: str, limit: int = MAX_TEXT) -> None:
+    """Every text at most ``limit`` long, every integer within 64 bits (the store's)."""
     if isinstance(value, str):
-        if len(value) > MAX_TEXT or "\x00" in value:
+        if len(value) > limit or "\x00" in value:
             raise ExportError(
                 N_("{source}: {where}: text longer than {limit} characters or with a NUL."),
                 source=source,
                 where=where,
-                limit=MAX_TEXT,
+                limit=limit,
             )
     elif isinstance(value, int) and not isinstance(value, bool):
         if not -INT64 <= value < INT64:
@@ -594,10 +597,10 @@ def _parse_session(
         pw = f"{where}players[{i}]."
         if not isinstance(p, dict):
             raise ExportError(_MUST_BE_OBJECT, source=source, where=pw[:-1])
-        _field(p, "id", str, source, pw)
-        _field(p, "name", str, source, pw)
-        _field(p, "colour", str, source, pw, optional=True)
-        _field(p, "birth_date", str, source, pw, optional=True)
+        _field(p, "id", str, source, pw, limit=MAX_NAME)
+        _field(p, "name", str, source, pw, limit=MAX_NAME)
+        _field(p, "colour", str, source, pw, optional=True, limit=MAX_NAME)
+        _field(p, "birth_date", str, source, pw, optional=True, limit=MAX_NAME)
         players.append(Player.from_json(p))
     if not players or len({p.id for p in players}) != len(players):
         raise ExportError(
