@@ -45,8 +45,15 @@ class CompanionApp(App[str | None]):
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
-    def __init__(self, store: Store, lang: str, clock: Clock, rng: random.Random | None,
-                 audio: Any = None, in_use: DatabaseInUse | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        lang: str,
+        clock: Clock,
+        rng: random.Random | None,
+        audio: Any = None,
+        in_use: DatabaseInUse | None = None,
+    ) -> None:
         super().__init__()
         self.store = store
         self.in_use = in_use
@@ -98,8 +105,9 @@ class CompanionApp(App[str | None]):
         """True while a submitted write has not been committed and rendered yet."""
         return self._inflight > 0
 
-    async def run_action(self, action: Any, default_namespace: Any = None,
-                         namespaces: Any = None) -> bool:
+    async def run_action(
+        self, action: Any, default_namespace: Any = None, namespaces: Any = None
+    ) -> bool:
         """Keys bound on a game screen wait for the commits typed before them.
 
         A game screen judges a key (``check_action``) against its current state. A key
@@ -109,8 +117,11 @@ class CompanionApp(App[str | None]):
         """
         from companion.ui.game_screen import GameScreen
 
-        if (self._inflight and isinstance(default_namespace, GameScreen)
-                and default_namespace is self.screen):
+        if (
+            self._inflight
+            and isinstance(default_namespace, GameScreen)
+            and default_namespace is self.screen
+        ):
             self._typed.append((action, default_namespace))
             return True
         return await super().run_action(action, default_namespace, namespaces)
@@ -171,14 +182,27 @@ class CompanionApp(App[str | None]):
         if self.in_use is not None:
             raise StoreError(self.in_use.render(_))
 
-    def start_session(self, game_id: str, players: Sequence[Player] | Sequence[str],
-                      options: dict[str, Any] | None = None) -> LiveSession:
+    def start_session(
+        self,
+        game_id: str,
+        players: Sequence[Player] | Sequence[str],
+        options: dict[str, Any] | None = None,
+    ) -> LiveSession:
         """Start a session (setup checked before anything is written) and show it."""
         self._check_writable()
-        seated = (seat_players(list(players))  # type: ignore[arg-type]
-                  if players and isinstance(players[0], str) else tuple(players))
-        live = LiveSession.start(self.store, find_game(game_id).id, seated,  # type: ignore[arg-type]
-                                 options or {}, clock=self.clock, rng=self.rng)
+        seated = (
+            seat_players(list(players))  # type: ignore[arg-type]
+            if players and isinstance(players[0], str)
+            else tuple(players)
+        )
+        live = LiveSession.start(
+            self.store,
+            find_game(game_id).id,
+            seated,  # type: ignore[arg-type]
+            options or {},
+            clock=self.clock,
+            rng=self.rng,
+        )
         self.open_session(live)
         return live
 
@@ -203,9 +227,14 @@ class CompanionApp(App[str | None]):
         self.store.close()
 
 
-def make_app(db_path: str | Path, lang: str = "en", clock: Clock | None = None,
-             rng: random.Random | None = None, audio: Any = None,
-             in_use: DatabaseInUse | None = None) -> CompanionApp:
+def make_app(
+    db_path: str | Path,
+    lang: str = "en",
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+    audio: Any = None,
+    in_use: DatabaseInUse | None = None,
+) -> CompanionApp:
     """Build the app on the database at ``db_path`` (``StoreError`` if unusable).
 
     With ``in_use`` (another window owns the database) the store is opened
