@@ -51,6 +51,18 @@ def open_store(args: argparse.Namespace, *, readonly: bool = False) -> Store:
     raise AssertionError("unreachable: fail() exits")
 
 
+def warn_damaged(store: Store) -> None:
+    """Say on stderr which sessions a listing left out because they are damaged."""
+    if store.damaged:
+        print(
+            "companion: "
+            + _(
+                "{n} damaged session(s) left out: {ids}. Run 'companion check' for details."
+            ).format(n=len(store.damaged), ids=", ".join(sorted(store.damaged)[:5])),
+            file=sys.stderr,
+        )
+
+
 def release_locks() -> None:
     """Release the owner locks this command took (``main`` calls it when a command ends)."""
     while _HELD:

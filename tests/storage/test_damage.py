@@ -164,3 +164,5 @@ def test_a_damaged_session_row_is_left_out_of_lists_and_named(tmp_path, capsys):
         assert victim in store.damaged
     assert run_cli(db, "check") == 1
     assert victim in capsys.readouterr().out
+    assert run_cli(db, "stats", "--json") == 0
+    assert f"1 damaged session(s) left out: {victim}" in capsys.readouterr().err
