@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import sqlite3
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("export", "replay", "importer", "devices", "board", "stats")
+from companion.session.store import StoreError
+
+COMMANDS = ("export", "replay", "importer", "devices", "board", "stats", "check", "backup")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,7 +45,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is not None:
-        code: int = args.command(args)
+        from companion.cli.common import release_locks
+
+        try:
+            code: int = args.command(args)
+        except sqlite3.DatabaseError as exc:
+            # A damaged page read by a query: a message, never a traceback.
+            from companion.cli.common import fail
+            from companion.i18n import _
+            from companion.session.store import db_problem
+
+            fail(
+                _(
+                    "The database cannot be read: {problem}. Run 'companion check' to "
+                    "see what is damaged; 'companion restore FILE' puts a backup back."
+                ).format(problem=_(db_problem(exc)))
+            )
+            raise  # unreachable: fail() exits
+        except StoreError as exc:
+            from companion.cli.common import fail
+            from companion.i18n import _
+
+            fail(exc.render(_))
+            raise  # unreachable
+        finally:
+            release_locks()
         return code
     from companion.cli.app import run_app  # deferred: Textual is slow to import
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from companion.games import find_game
 from companion.rules.base import RuleError
-from companion.session.store import Store
+from companion.session.store import DamagedError, Store
 
 START_PLAYER_KEYS = ("start_player", "first_player", "starting_player", "first")
 """Payload fields of a game's first action that name who starts (if the game logs it)."""
@@ -179,9 +179,18 @@ def build_result(
     starter: Any,
     options_json: str | None = None,
 ) -> SessionResult:
-    """One result from a row of ``_SELECT`` (``starter``: the first action's start player)."""
-    players = [(str(p["id"]), str(p["name"])) for p in json.loads(players_json)]
-    outcome = json.loads(outcome_json) if outcome_json else None
+    """One result from a row of ``_SELECT`` (``starter``: the first action's start player).
+
+    ``DamagedError`` if the stored JSON cannot be read (a damaged page).
+    """
+    try:
+        players = [(str(p["id"]), str(p["name"])) for p in json.loads(players_json)]
+        outcome = json.loads(outcome_json) if outcome_json else None
+        if outcome is not None and not isinstance(outcome, dict):
+            raise TypeError("outcome")
+        parse_time(started)
+    except (ValueError, TypeError, KeyError, RecursionError) as exc:
+        raise DamagedError(str(sid), "players/outcome/started_at", str(exc)) from None
     finished = status == "finished" and outcome is not None
     ranks = (
         ranks_from_outcome(outcome, [pid for pid, _n in players]) if finished and outcome else {}
@@ -332,7 +341,13 @@ def query_results(
         sql = _SELECT.replace("FROM sessions s", f"FROM ({page}) s") + order
     else:
         sql = _SELECT + where + order
-    return [build_result(*row) for row in store.conn.execute(sql, args)]
+    out = []
+    for row in store.conn.execute(sql, args):
+        try:
+            out.append(build_result(*row))
+        except DamagedError as exc:  # listed apart by ``companion check``; the rest is shown
+            store.damaged[exc.session_id] = exc
+    return out
 
 
 def count_results(store: Store, flt: HistoryFilter | None = None, tz: tzinfo | None = None) -> int:
