@@ -399,6 +399,7 @@ class LinkReader(threading.Thread):
             try:
                 self.link.message(message, arrival)
             except Exception as exc:  # a bug must not kill the reader: count and go on
+                self.link.hub.bugs += 1
                 self.link.hub.note_error(f"{type(exc).__name__}: {exc}")
 
     def stop(self) -> None:
@@ -561,6 +562,7 @@ class TadaaHub:
         self.worst_hold_ns = 0
         """Longest the lock was held for one line (wall time, for benchmarks only)."""
         self.lines_handled = 0
+        self.bugs = 0  # exceptions while handling a line (counted, the reader goes on)
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._wake = threading.Event()

@@ -52,9 +52,12 @@ class Transport:
     latency_timer_us: float = 0.0  # FTDI holds bytes until this timer fires (16 ms)
     drop_rate: float = 0.0  # probability per line that one byte is lost
     corrupt_rate: float = 0.0  # probability per line that one byte is damaged
+    uniform_us: float = 0.0  # plus a delay uniform in [0, uniform_us] (a busy, jittery link)
 
     def delay_ns(self, rng: random.Random, now_ns: int, phase_ns: int) -> int:
         d = self.base_us + rng.expovariate(1.0 / self.jitter_us) if self.jitter_us else self.base_us
+        if self.uniform_us:
+            d += rng.uniform(0.0, self.uniform_us)
         if self.spike_prob and rng.random() < self.spike_prob:
             d += rng.uniform(0, self.spike_us)
         t = now_ns + d * 1000.0
@@ -73,6 +76,9 @@ DEVICE_TO_HOST = Transport(base_us=150.0, jitter_us=200.0, frame_us=125.0)
 HOST_TO_DEVICE = Transport(base_us=80.0, jitter_us=60.0, frame_us=1000.0)
 # Worst case: both directions aligned to 1 ms frames.
 FRAMED_BOTH = Transport(base_us=150.0, jitter_us=200.0, frame_us=1000.0)
+# A jittery link (a loaded host, a hub chain): round trips spread evenly over
+# 0.2–6 ms, so only ~2 % of samples come within 0.1 ms of the best.
+JITTERY = Transport(base_us=100.0, jitter_us=0.0, spike_prob=0.0, frame_us=0.0, uniform_us=2900.0)
 # An FTDI-style adapter holds received bytes until its 16 ms latency timer fires.
 FTDI = Transport(base_us=150.0, jitter_us=200.0, frame_us=1000.0, latency_timer_us=16000.0)
 
@@ -119,6 +125,7 @@ class SimDevice:
         self.generation = 0
         self.plugs = 0
         self.events: list[tuple[int, int, int, int]] = []  # (seq, button, t_us, flags) made
+        self.rewrites: list[tuple[str, Callable[[list[str]], list[str]]]] = []
         self.pending_edges: dict[int, list[tuple[int, bool]]] = {}
         self.device = self._new_logic()
 
@@ -345,6 +352,17 @@ class Simulator:
             else:
                 dev.damage_next_presses += n
 
+    def inject(self, dev: SimDevice, body: str) -> None:
+        """Send a line the device's logic did not make (a hostile or broken device),
+        framed and checksummed, through the device's transport."""
+        self.call(lambda: self._send(dev, [logic.frame(body)]))
+
+    def rewrite_next(self, dev: SimDevice, kind: str, fn: Callable[[list[str]], list[str]]) -> None:
+        """Rewrite the fields of the next line of ``kind`` (e.g. ``"PONG"``) the
+        device sends; the checksum is made afresh (a well-formed lie)."""
+        with self._lock:
+            dev.rewrites.append((kind, fn))
+
     def call(self, fn: Callable[[], None], at_ns: int | None = None) -> None:
         """Run ``fn`` on the simulator thread (at ``at_ns``, default now)."""
         self._schedule(self.clock() if at_ns is None else at_ns, fn)
@@ -457,6 +475,7 @@ class Simulator:
         now = self.clock() if at_ns is None else at_ns
         tr = dev.config.to_host
         for line in lines:
+            line = self._rewrite(dev, line)
             if self.on_line is not None:
                 self.on_line(dev, line)
             if not dev.plugged:
@@ -476,6 +495,20 @@ class Simulator:
 
             self._schedule(due, write)
 
+    def _rewrite(self, dev: SimDevice, line: bytes) -> bytes:
+        if not dev.rewrites:
+            return line
+        body = logic.unframe(line[:-1])
+        if body is None:
+            return line
+        fields = body.split(" ")
+        with self._lock:
+            for i, (kind, fn) in enumerate(dev.rewrites):
+                if fields[0] == kind:
+                    del dev.rewrites[i]
+                    return logic.frame(" ".join(fn(fields)))
+        return line
+
     # ------------------------------------------------------------------ stable names
 
     def _link(self, dev: SimDevice) -> None:
@@ -494,3 +527,41 @@ class Simulator:
             return
         with contextlib.suppress(FileNotFoundError):
             (self.link_dir / f"tadaa-{dev.config.serial}").unlink()
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+
+def fuzz_line(rng: random.Random, boot: str, valid: list[bytes]) -> bytes:
+    """One hostile line (with its newline) of a random kind: raw bytes, a valid
+    line with damaged bytes, or a *well-formed* line (good checksum) whose fields
+    are random: tokens, huge or negative numbers, wrong counts, other boot ids."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        n = rng.randrange(0, 200)
+        return bytes(rng.randrange(256) for _ in range(n)).replace(b"\n", b"") + b"\n"
+    if kind == 1:
+        line = bytearray(rng.choice(valid))
+        for _ in range(rng.randrange(1, 4)):
+            line[rng.randrange(len(line) - 1)] = rng.randrange(256)
+        return bytes(line).replace(b"\n", b"")[:200] + b"\n"
+    numbers = [
+        "0",
+        "1",
+        "-1",
+        str(rng.randrange(1 << 20)),
+        str(rng.randrange(1 << 64)),
+        str(1 << 62),
+        "9" * rng.randrange(1, 30),
+        "1e9",
+        "0x10",
+        "",
+    ]
+    other = f"{rng.getrandbits(32):08X}"
+    head = rng.choice(["P", "HB", "PONG", "HELLO", "OK", "ERR", "P", "HB", "X", ""])
+    fields = [head, rng.choice([boot, boot, other, "ZZZZZZZZ", ""])]
+    for _ in range(rng.randrange(0, 9)):
+        fields.append(rng.choice([*numbers, "8", "F", "ARM", "CRC", "é", "a b"]))
+    body = " ".join(fields)
+    body = "".join(c for c in body if 0x20 <= ord(c) <= 0x7E)[: logic.MAX_LINE - 6]
+    return logic.frame(body)
