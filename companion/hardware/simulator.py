@@ -565,3 +565,79 @@ def fuzz_line(rng: random.Random, boot: str, valid: list[bytes]) -> bytes:
     body = " ".join(fields)
     body = "".join(c for c in body if 0x20 <= ord(c) <= 0x7E)[: logic.MAX_LINE - 6]
     return logic.frame(body)
+
+
+# --------------------------------------------------------------------------- simulated time
+
+
+@dataclass
+class SyncedPress:
+    true_ns: int
+    host_ns: int
+    uncertainty_ns: int
+    device_us: int
+
+
+def simulate_sync(
+    seed: int,
+    out: Transport,
+    back: Transport,
+    press_at_ns: list[int],
+    *,
+    ppm: float | None = None,
+    offset_us: int | None = None,
+    sample_us: int = 1,
+    fast: Callable[[int], bool] | None = None,
+) -> tuple[list[SyncedPress], object]:
+    """One device from plug-in (t = 0), in simulated time, with the hub's ping
+    schedule (``link``: a burst, then ``FAST_PING_NS`` for ``FAST_AFTER_CONNECT_NS``
+    and while ``fast(t)``, else ``PING_EVERY_NS``) and the real ``ClockSync``.
+
+    Each press (true host instants ``press_at_ns``, sorted) is stamped at the
+    device's next sampling instant, travels ``back`` like any line, and is mapped
+    with the estimate of its arrival, as the hub does. Returns the mapped presses
+    and the ``ClockSync``.
+    """
+    from companion.hardware import link
+    from companion.hardware.clocksync import ClockSync, SyncSample
+
+    rng = random.Random(seed)
+    drift = rng.uniform(-100, 100) if ppm is None else ppm
+    offset = rng.randrange(10**10) if offset_us is None else offset_us
+
+    def dev_us(t_ns: float) -> float:
+        return offset + t_ns / 1000.0 * (1 + drift * 1e-6)
+
+    cs = ClockSync()
+    presses = sorted(press_at_ns)
+    arrivals = [back.delay_ns(rng, p + 20_000, 0) for p in presses]  # framing, USB write
+    order = sorted(range(len(presses)), key=lambda i: arrivals[i])
+    mapped: list[SyncedPress] = []
+    t = 0.0
+    sent_pings = 0
+    k = 0
+    while k < len(order):
+        sent = int(t)
+        at_dev = out.delay_ns(rng, sent, 0)
+        recv = back.delay_ns(rng, at_dev, 0)
+        # Presses whose line arrives before this pong are mapped with what was known.
+        while k < len(order) and arrivals[order[k]] <= recv:
+            p_ns = presses[order[k]]
+            k += 1
+            est = cs.estimate
+            if est is None:
+                continue  # (the hub holds such presses for the first samples)
+            stamp = math.ceil(dev_us(p_ns) / sample_us) * sample_us
+            half = sample_us * 500.0
+            host, unc = est.to_host(stamp, extra_ns=half)
+            mapped.append(SyncedPress(p_ns, round(host - half), unc, stamp))
+        cs.add(SyncSample(sent, recv, math.floor(dev_us(at_dev))))
+        sent_pings += 1
+        if sent_pings < link.PING_BURST:
+            gap = link.BURST_GAP_NS
+        elif recv < link.FAST_AFTER_CONNECT_NS or (fast is not None and fast(recv)):
+            gap = link.FAST_PING_NS
+        else:
+            gap = link.PING_EVERY_NS
+        t = recv + gap + rng.uniform(0, 5e6)  # the hub's 5 ms tick
+    return mapped, cs
