@@ -97,6 +97,38 @@ class SimDeviceConfig:
     to_host: Transport = field(default_factory=lambda: DEVICE_TO_HOST)
     to_device: Transport = field(default_factory=lambda: HOST_TO_DEVICE)
 
+    def __post_init__(self) -> None:
+        """Refuse what a real device cannot have (its lines would then be ones the
+        host rightly drops, and a test would measure the simulator, not the host)."""
+        problems = []
+        serial_ok = 0 < len(self.serial) <= 64 and all(0x21 <= ord(c) <= 0x7E for c in self.serial)
+        if not serial_ok:
+            problems.append(f"serial {self.serial!r}: 1-64 printable characters, no spaces")
+        if not 1 <= self.buttons <= logic.MAX_BUTTONS:
+            problems.append(f"buttons {self.buttons}: 1 to {logic.MAX_BUTTONS}")
+        if self.offset_us < 0:
+            problems.append(f"offset_us {self.offset_us}: device time counts up from boot (>= 0)")
+        if not -1000.0 <= self.drift_ppm <= 1000.0:
+            problems.append(f"drift_ppm {self.drift_ppm}: a clock is within ±1000 ppm")
+        if not 0 <= self.debounce_us <= 10_000_000:
+            problems.append(f"debounce_us {self.debounce_us}: 0 to 10 s")
+        if not 1 <= self.sample_us <= 100_000:
+            problems.append(f"sample_us {self.sample_us}: the timer ticks in 1 µs (1 to 100,000)")
+        if self.bounce_us < 0 or self.hold_ms <= 0:
+            problems.append("bounce_us >= 0 and hold_ms > 0")
+        if self.ring_size < 1:
+            problems.append(f"ring_size {self.ring_size}: at least 1")
+        for name, tr in (("to_host", self.to_host), ("to_device", self.to_device)):
+            delays = (tr.base_us, tr.jitter_us, tr.spike_us, tr.frame_us, tr.latency_timer_us)
+            if min(*delays, tr.uniform_us) < 0:
+                problems.append(f"{name}: delays cannot be negative")
+            if not (
+                0 <= tr.spike_prob <= 1 and 0 <= tr.drop_rate <= 1 and 0 <= tr.corrupt_rate <= 1
+            ):
+                problems.append(f"{name}: probabilities are 0 to 1")
+        if problems:
+            raise ValueError("not a device a board could be: " + "; ".join(problems))
+
 
 def _boot_id(rng: random.Random) -> str:
     return f"{rng.getrandbits(32):08X}"
@@ -126,6 +158,8 @@ class SimDevice:
         self.plugs = 0
         self.events: list[tuple[int, int, int, int]] = []  # (seq, button, t_us, flags) made
         self.rewrites: list[tuple[str, Callable[[list[str]], list[str]]]] = []
+        self.outbuf = b""  # bytes the host's side had no room for yet
+        self.flush_due = False
         self.pending_edges: dict[int, list[tuple[int, bool]]] = {}
         self.device = self._new_logic()
 
@@ -176,10 +210,13 @@ class SimDevice:
         self.generation += 1
         self.plugs += 1
         self.out_due = self.in_due = 0
+        self.outbuf = b""  # what was in flight when unplugged is gone
+        self.flush_due = False
         self.device.assembler = logic.LineAssembler()
         return self.path
 
     def unplug(self) -> None:
+        self.outbuf = b""
         for fd in (self.master, self.slave):
             if fd is not None:
                 with contextlib.suppress(OSError):
@@ -490,10 +527,34 @@ class Simulator:
             def write(data: bytes = data, gen: int = gen) -> None:
                 if dev.generation != gen or dev.master is None:
                     return
-                with contextlib.suppress(BlockingIOError, OSError):
-                    os.write(dev.master, data)
+                dev.outbuf += data
+                self._flush(dev)
 
             self._schedule(due, write)
+
+    def _flush(self, dev: SimDevice) -> None:
+        """Write what the host has room for; the rest waits (USB flow control: a
+        device whose host does not read blocks, it does not lose bytes)."""
+        if dev.master is None or not dev.outbuf:
+            return
+        try:
+            n = os.write(dev.master, dev.outbuf)
+        except BlockingIOError:
+            n = 0
+        except OSError:
+            dev.outbuf = b""
+            return
+        dev.outbuf = dev.outbuf[n:]
+        if dev.outbuf and not dev.flush_due:
+            dev.flush_due = True
+            gen = dev.generation
+
+            def again() -> None:
+                dev.flush_due = False
+                if dev.generation == gen:
+                    self._flush(dev)
+
+            self._schedule(self.clock() + 1_000_000, again)
 
     def _rewrite(self, dev: SimDevice, line: bytes) -> bytes:
         if not dev.rewrites:
