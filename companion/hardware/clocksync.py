@@ -17,7 +17,8 @@ clock runs at a constant rate over the window.
   ``pairs`` best anchors of its first and of its last quarter (those that bound
   hardest) are paired, so the cost per sample is bounded. The rate is the middle
   of the bounds, its error half their width (at least ``min_rate_error_ppm``).
-* Offset: with that rate, every recent sample bounds the line from below
+* Offset: with that rate, every recent sample (the ``band_samples`` newest and
+  the anchors of the last ``recent_s``) bounds the line from below
   (``sent``) and above (``recv``), widened by the rate's error times its age;
   the intersection is the band the truth lies in. Its half-width is the
   uncertainty at the reference point (the newest sample) and grows with the rate
@@ -125,7 +126,9 @@ class ClockSync:
         prior_ppm: float = 1000.0,
         min_rate_error_ppm: float = 0.2,
         outlier_run: int = 8,
+        band_samples: int = 64,
     ) -> None:
+        self.band_samples = band_samples
         self.window_ns = int(window_s * 1e9)
         self.recent_ns = int(recent_s * 1e9)
         self.samples: deque[SyncSample] = deque(maxlen=max_samples)
@@ -141,11 +144,14 @@ class ClockSync:
         self.restarts = 0  # the model restarted from a run of agreeing outliers
         self.steps = 0  # work done (samples visited), for the hub's bound
         self._suspects: list[SyncSample] = []
+        self._anchors_version = 0
+        self._rate_cache: tuple[int, tuple[float, float, bool]] | None = None
 
     def reset(self) -> None:
         self.samples.clear()
         self.anchors.clear()
         self._suspects.clear()
+        self._anchors_version += 1
         self.estimate = None
 
     @property
@@ -203,19 +209,27 @@ class ClockSync:
         if anchors and anchors[-1].device_us // self.anchor_us == bucket:
             if sample.rtt_ns < anchors[-1].rtt_ns:
                 anchors[-1] = sample
+                self._anchors_version += 1
         else:
             anchors.append(sample)
+            self._anchors_version += 1
         while anchors and newest - anchors[0].recv_ns > self.window_ns:
             anchors.popleft()
+            self._anchors_version += 1
 
     # ------------------------------------------------------------------ the fit
 
     def _rate(self) -> tuple[float, float, bool]:
-        """(rate, its error bound, consistent) from the anchors' pairs."""
-        anchors = list(self.anchors)
-        newest = self.samples[-1]
-        if anchors[-1] is not newest:
-            anchors.append(newest)  # the newest sample may beat its bucket's anchor later
+        """(rate, its error bound, consistent) from the anchors' pairs (recomputed
+        only when the anchors changed: a new second, a better sample, one aged out)."""
+        cached = self._rate_cache
+        if cached is not None and cached[0] == self._anchors_version:
+            return cached[1]
+        result = self._rate_from(list(self.anchors))
+        self._rate_cache = (self._anchors_version, result)
+        return result
+
+    def _rate_from(self, anchors: list[SyncSample]) -> tuple[float, float, bool]:
         self.steps += len(anchors)
         if len(anchors) > 2 * self.pairs:
             x0 = anchors[0].device_us
@@ -234,7 +248,13 @@ class ClockSync:
         return (lo + hi) / 2, max((hi - lo) / 2, self.min_rate_error), True
 
     def _fit(self) -> ClockEstimate:
-        samples = self.samples
+        # The band: the newest samples, and the best of each second of the recent
+        # window (older samples only tighten it through a low round trip).
+        newest = self.samples[-1]
+        tail = list(itertools.islice(reversed(self.samples), self.band_samples))
+        oldest_tail = tail[-1].recv_ns
+        since = newest.recv_ns - self.recent_ns
+        samples = tail + [a for a in self.anchors if since <= a.recv_ns < oldest_tail]
         self.steps += len(samples)
         min_rtt = min(s.rtt_ns for s in samples)
         rate, rate_error, rate_ok = self._rate()
@@ -242,7 +262,6 @@ class ClockSync:
         # rate through the newest sample's device time (the reference: presses
         # come "now", so they need no long extrapolation). Older samples' bounds
         # widen by the rate's error times their age.
-        newest = samples[-1]
         xr = float(newest.device_us)
         yr = newest.mid_ns
         lo = -math.inf
@@ -267,7 +286,7 @@ class ClockSync:
             rate=rate,
             half_width_ns=half,
             rate_error=rate_error,
-            samples=len(samples),
+            samples=len(self.samples),
             min_rtt_ns=min_rtt,
             consistent=consistent,
             span_s=(newest.recv_ns - self.anchors[0].recv_ns) / 1e9,

@@ -33,8 +33,10 @@ from companion.hardware.link import (
 from companion.hardware.simulator import SimDeviceConfig, fuzz_line
 from tests.hardware.conftest import wait_for
 
-# One line's work: a clock fit visits at most the recent samples (512), the
-# anchors (600) and the pairs of the best 16 (128); a press a few range steps.
+# One line's work: a clock fit visits at most the band (the 64 newest samples and
+# the best of each recent second), and when the anchors changed, the anchors (one
+# per second of 10 min: 600) and the pairs of the best 16 (128); a press a few
+# range steps.
 WORK_BOUND = 3000
 BUTTONS = itertools.count()
 
