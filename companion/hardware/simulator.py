@@ -702,3 +702,54 @@ def simulate_sync(
             gap = link.PING_EVERY_NS
         t = recv + gap + rng.uniform(0, 5e6)  # the hub's 5 ms tick
     return mapped, cs
+
+
+def fuzz_hub(n: int, seed: int) -> dict[str, int]:
+    """Feed ``n`` fuzzed lines into one link of a hub, the reader's own path from
+    bytes on (no reader thread: the test is the reader; a pty takes the hub's
+    answers). Returns the counts: every line handled or counted, and how."""
+    import pty
+
+    import serial
+
+    from companion.hardware.link import DeviceLink, TadaaHub
+
+    master, slave = pty.openpty()
+    stop = threading.Event()
+
+    def drain() -> None:  # the device side: swallow the hub's commands
+        while not stop.is_set():
+            try:
+                os.read(master, 65536)
+            except OSError:
+                return
+
+    t = threading.Thread(target=drain, daemon=True)
+    t.start()
+    hub = TadaaHub(ports=lambda: [])
+    ser = serial.Serial(os.ttyname(slave), 115200, timeout=0.1, write_timeout=0.5)
+    link = DeviceLink(hub, os.ttyname(slave), ser)
+    boot = "0BADC0DE"
+    reader = link.thread
+    reader.data_received(logic.frame(f"HELLO 1 1.0.0 8 {boot} FUZZ 30000 0"))
+    rng = random.Random(seed)
+    valid = [logic.frame(f"P {boot} 1 1 5 0"), logic.frame(f"HB {boot} 5 1 0 1")]
+    handled_before = hub.lines_handled
+    batch = 1000
+    for start in range(0, n, batch):
+        data = b"".join(fuzz_line(rng, boot, valid) for _ in range(min(batch, n - start)))
+        reader.data_received(data)
+    stats = reader.parser.stats
+    counts = {
+        "lines": stats.lines - 1 + stats.overlong,
+        "parse_errors": stats.errors,
+        "handled": hub.lines_handled - handled_before,
+        "exceptions": hub.bugs,
+        "protocol_errors": hub.devices["FUZZ"].protocol_errors,
+        "worst_work": hub.worst_work,
+    }
+    stop.set()
+    ser.close()
+    os.close(slave)
+    os.close(master)
+    return counts

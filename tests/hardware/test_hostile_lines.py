@@ -14,9 +14,7 @@ bound on the time whatever the machine.
 from __future__ import annotations
 
 import itertools
-import os
 import random
-import threading
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,12 +23,10 @@ from companion.hardware import tadaa_logic as logic
 from companion.hardware.link import (
     RESEND_MAX_NS,
     SEQ_WINDOW,
-    DeviceLink,
     RangeSet,
     SeqRecord,
-    TadaaHub,
 )
-from companion.hardware.simulator import SimDeviceConfig, fuzz_line
+from companion.hardware.simulator import SimDeviceConfig, fuzz_hub, fuzz_line
 from tests.hardware.conftest import wait_for
 
 # One line's work: a clock fit visits at most the band (the 64 newest samples and
@@ -164,50 +160,3 @@ def test_100k_fuzzed_lines_through_the_parser_and_hub():
     assert counts["lines"] == 100_000
     assert counts["parse_errors"] + counts["handled"] == counts["lines"]
     assert counts["worst_work"] <= WORK_BOUND
-
-
-def fuzz_hub(n: int, seed: int) -> dict[str, int]:
-    """Feed ``n`` fuzzed lines into one link of a hub (no threads but a pty drain)."""
-    import pty
-
-    import serial
-
-    master, slave = pty.openpty()
-    stop = threading.Event()
-
-    def drain() -> None:  # the device side: swallow the hub's commands
-        while not stop.is_set():
-            try:
-                os.read(master, 65536)
-            except OSError:
-                return
-
-    t = threading.Thread(target=drain, daemon=True)
-    t.start()
-    hub = TadaaHub(ports=lambda: [])
-    ser = serial.Serial(os.ttyname(slave), 115200, timeout=0.1, write_timeout=0.5)
-    link = DeviceLink(hub, os.ttyname(slave), ser)
-    boot = "0BADC0DE"
-    reader = link.thread
-    reader.data_received(logic.frame(f"HELLO 1 1.0.0 8 {boot} FUZZ 30000 0"))
-    rng = random.Random(seed)
-    valid = [logic.frame(f"P {boot} 1 1 5 0"), logic.frame(f"HB {boot} 5 1 0 1")]
-    handled_before = hub.lines_handled
-    batch = 1000
-    for start in range(0, n, batch):
-        data = b"".join(fuzz_line(rng, boot, valid) for _ in range(min(batch, n - start)))
-        reader.data_received(data)
-    stats = reader.parser.stats
-    counts = {
-        "lines": stats.lines - 1 + stats.overlong,
-        "parse_errors": stats.errors,
-        "handled": hub.lines_handled - handled_before,
-        "exceptions": hub.bugs,
-        "protocol_errors": hub.devices["FUZZ"].protocol_errors,
-        "worst_work": hub.worst_work,
-    }
-    stop.set()
-    ser.close()
-    os.close(slave)
-    os.close(master)
-    return counts
