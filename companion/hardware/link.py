@@ -47,6 +47,7 @@ import bisect
 import contextlib
 import glob
 import os
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -475,13 +476,7 @@ class DeviceLink:
                 self.ping_out = None
                 return
         self.pings_sent += 1
-        if self.pings_sent < PING_BURST:
-            gap = BURST_GAP_NS
-        elif fast:
-            gap = FAST_PING_NS
-        else:
-            gap = PING_EVERY_NS
-        self.next_ping_ns = now_ns + gap
+        self.next_ping_ns = now_ns + ping_gap_ns(self.pings_sent, fast, _PING_RNG)
 
     def close(self) -> None:
         """End the link from outside: the reader stops, then reports the loss."""
@@ -491,6 +486,22 @@ class DeviceLink:
             self.serial.close()
         if not self.thread.is_alive() and not self.lost_reported:
             self.hub.link_lost(self, None)
+
+
+_PING_RNG = random.Random()
+
+
+def ping_gap_ns(pings_sent: int, fast: bool, rng: random.Random) -> int:
+    """When to ping next, after ``pings_sent`` pings of this connection.
+
+    The gaps are dithered (±40 %) so the pings meet every phase of the timers on
+    the way (USB frames, an FTDI adapter's 16 ms latency timer, the host's
+    scheduler): a fixed period can lock onto one bad phase for good.
+    """
+    if pings_sent < PING_BURST:
+        return BURST_GAP_NS
+    base = FAST_PING_NS if fast else PING_EVERY_NS
+    return int(base * rng.uniform(0.6, 1.4))
 
 
 PressListener = Callable[[DevicePress], None]

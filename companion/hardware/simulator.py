@@ -694,12 +694,8 @@ def simulate_sync(
             mapped.append(SyncedPress(p_ns, round(host - half), unc, stamp))
         cs.add(SyncSample(sent, recv, math.floor(dev_us(at_dev))))
         sent_pings += 1
-        if sent_pings < link.PING_BURST:
-            gap = link.BURST_GAP_NS
-        elif recv < link.FAST_AFTER_CONNECT_NS or (fast is not None and fast(recv)):
-            gap = link.FAST_PING_NS
-        else:
-            gap = link.PING_EVERY_NS
+        hurry = recv < link.FAST_AFTER_CONNECT_NS or (fast is not None and fast(recv))
+        gap = link.ping_gap_ns(sent_pings, hurry, rng)
         t = recv + gap + rng.uniform(0, 5e6)  # the hub's 5 ms tick
     return mapped, cs
 
