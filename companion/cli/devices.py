@@ -233,7 +233,7 @@ def format_status(s: DeviceStatus) -> str:
         "reconnecting": _("reconnecting"),
         "disconnected": _("disconnected"),
         "dead": _("dead link"),
-    }[s.state]
+    }.get(s.state, s.state)
 
     def us(ns: int | None) -> str:
         return "—" if ns is None else f"{ns / 1000:.0f} µs"

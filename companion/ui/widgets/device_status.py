@@ -40,7 +40,7 @@ def render_status(statuses: Sequence[DeviceStatus], note: str = "") -> Text:
     for i, s in enumerate(statuses):
         if i:
             text.append("\n")
-        label, style = STATES[s.state]
+        label, style = STATES.get(s.state, (s.state, "yellow"))  # another source's own word
         text.append("● ", style=style)
         text.append(f"{s.serial[-8:]} ", style="bold")
         text.append(_(label), style=style)
