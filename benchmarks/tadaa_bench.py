@@ -120,6 +120,7 @@ class Outcome:
     finishes: int = 0
     tokens_wrong: int = 0  # the two speed tokens given to the wrong players, silently
     tokens_to_host: int = 0  # the order of the first two left to the host (too close)
+    tokens_true_tie: int = 0  # ... of which a true tie (same instant): the host must decide
     unc_ns: list[float] = None  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
@@ -223,6 +224,7 @@ def run_finishes(
         groups = tie_groups([p[2] for p in presses])
         if len(groups[0]) > 1 or (len(groups) > 1 and len(groups[1]) > 1):
             ours.tokens_to_host += 1
+            ours.tokens_true_tie += true_tie
         elif [g[0].player for g in groups[:2]] != true_top and not true_tie:
             ours.tokens_wrong += 1
         # "Did this press come before the music ended?" with the end near a press.
@@ -254,7 +256,7 @@ def report_finishes(n: int) -> None:
     )
     print(
         "| layout | link | after plug-in | stamping | wrong order | too close to call | "
-        "speed tokens: wrong / left to the host | gap error p50 / p99 | "
+        "speed tokens: wrong / left to the host (true ties) | gap error p50 / p99 | "
         "end decisions: wrong / flagged | stated ± median / p99 |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -289,7 +291,8 @@ def report_finishes(n: int) -> None:
                 f"| {layout} | {name} | {when} | {label} | "
                 f"{o.wrong / o.pairs:.2%} ({o.wrong}/{o.pairs}) | "
                 f"{o.flagged / o.pairs:.2%} | "
-                f"{o.tokens_wrong / o.finishes:.1%} / {o.tokens_to_host / o.finishes:.1%} | "
+                f"{o.tokens_wrong / o.finishes:.1%} / {o.tokens_to_host / o.finishes:.1%} "
+                f"({o.tokens_true_tie / o.finishes:.1%}) | "
                 f"{pct(o.gap_err_us, 0.5):.1f} µs / {pct(o.gap_err_us, 0.99):.1f} µs | "
                 f"{o.end_wrong}/{o.end_decisions} / {o.end_flagged} | {unc} |"
             )
@@ -390,11 +393,43 @@ LAST_HOLD = [0]
 # --------------------------------------------------------------------------- 3. clock sync
 
 
-def report_sync(seeds: int = 20, per_seed: int = 500) -> None:
+def baseline_clock_sync(ref: str) -> type:
+    """``ClockSync`` as it was at git ``ref`` (a module loaded from ``git show``)."""
+    import importlib.util
+    import subprocess
+    import tempfile
+
+    source = subprocess.run(
+        ["git", "show", f"{ref}:companion/hardware/clocksync.py"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "baseline_clocksync.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("baseline_clocksync", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_clocksync"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module.ClockSync  # type: ignore[no-any-return]
+
+
+def baseline_schedule(pings: int, recv: int, rng: random.Random) -> int:
+    """The hub's ping schedule before issue 15: 10 pings 20 ms apart, 50 at 100 ms,
+    then one every 500 ms (plus the 2 ms of phase drift the old tests gave it)."""
+    del recv
+    gap = 20 * MS if pings < 10 else 100 * MS if pings < 60 else 500 * MS
+    return gap + int(rng.uniform(0, 2 * MS))
+
+
+def report_sync(seeds: int = 20, per_seed: int = 500, baseline: str = "") -> None:
     print(
         f"\n## 3. Stated uncertainty after plug-in ({seeds * per_seed:,} presses per row; "
         "hub schedule, drift ±100 ppm)\n"
     )
+    old_sync = baseline_clock_sync(baseline) if baseline else None
     print(
         "| link | after | stamping | error median / p99 | stated ± median / p99 / max | "
         "truths outside | best round trip |"
@@ -413,6 +448,9 @@ def report_sync(seeds: int = 20, per_seed: int = 500) -> None:
             arrival_err: list[float] = []
             outside = 0
             best = []
+            old_uncs: list[float] = []
+            old_errs: list[float] = []
+            old_outside = 0
             for seed in range(seeds):
                 rng = random.Random(seed * 7919 + int(after))
                 at = sorted(int((after + rng.uniform(0, 5)) * 1e9) for _ in range(per_seed))
@@ -421,6 +459,14 @@ def report_sync(seeds: int = 20, per_seed: int = 500) -> None:
                     seed, out, back, at, fast=lambda t, a=after_ns: t >= a - 2e9
                 )
                 best.append(cs.estimate.min_rtt_ns if cs.estimate else 0)
+                if old_sync is not None:
+                    old, _ = simulate_sync(
+                        seed, out, back, at, clock_sync=old_sync, schedule=baseline_schedule
+                    )
+                    for p in old:
+                        old_uncs.append(p.uncertainty_ns)
+                        old_outside += abs(p.host_ns - p.true_ns) > p.uncertainty_ns
+                        old_errs.append(abs(p.host_ns - p.true_ns))
                 for p in mapped:
                     errs.append(abs(p.host_ns - p.true_ns))
                     uncs.append(p.uncertainty_ns)
@@ -432,6 +478,13 @@ def report_sync(seeds: int = 20, per_seed: int = 500) -> None:
                 f"| {name} | {when} | host arrival | {pct(arrival_err, 0.5) / 1000:.0f} µs / "
                 f"{pct(arrival_err, 0.99) / 1000:.0f} µs | none stated | — | — |"
             )
+            if old_uncs:
+                print(
+                    f"| {name} | {when} | device time, before ({baseline}) | "
+                    f"{pct(old_errs, 0.5) / 1000:.0f} µs / {pct(old_errs, 0.99) / 1000:.0f} µs | "
+                    f"{pct(old_uncs, 0.5) / 1000:.0f} / {pct(old_uncs, 0.99) / 1000:.0f} / "
+                    f"{max(old_uncs) / 1000:.0f} µs | {old_outside}/{len(old_uncs)} | — |"
+                )
             print(
                 f"| {name} | {when} | **device time** | {pct(errs, 0.5) / 1000:.0f} µs / "
                 f"{pct(errs, 0.99) / 1000:.0f} µs | **{pct(uncs, 0.5) / 1000:.0f}** / "
@@ -500,9 +553,19 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=300)
     parser.add_argument("--skip-latency", action="store_true")
     parser.add_argument("--fuzz", type=int, default=1_000_000)
+    parser.add_argument(
+        "--baseline",
+        default="",
+        help="a git ref: section 3 also runs that ref's ClockSync with the old ping schedule",
+    )
+    parser.add_argument(
+        "--only", default="", help="comma-separated sections to run (1,2,3,4); default all"
+    )
     args = parser.parse_args()
-    report_finishes(args.finishes)
-    if not args.skip_latency:
+    only = set(args.only.split(",")) if args.only else {"1", "2", "3", "4"}
+    if "1" in only:
+        report_finishes(args.finishes)
+    if not args.skip_latency and "2" in only:
         hub_lat, ui_lat = bench_latency(args.presses)
         print(
             f"\n## 2. Host latency over {len(ui_lat)} presses (real ptys, hub, Textual app; "
@@ -521,11 +584,14 @@ def main() -> None:
         hold, work, lines = bench_hostile()
         print(
             f"\nHub lock, worst hold for one line: **{LAST_HOLD[0] / 1000:.0f} µs** over the "
-            f"latency run; **{hold / 1000:.0f} µs** (work {work} steps) over {lines:,} lines "
-            "with the hostile lines of issue 15 and 2,000 fuzzed ones."
+            f"latency run; **{hold / 1000:.0f} µs** (work {work} steps) over {lines:,} parsed "
+            "lines, the hostile ones of issue 15 among them (and 2,000 fuzzed lines, most "
+            "unparsable)."
         )
-    report_sync()
-    report_fuzz(args.fuzz)
+    if "3" in only:
+        report_sync(baseline=args.baseline)
+    if "4" in only:
+        report_fuzz(args.fuzz)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from companion.hardware import tadaa_logic as logic
 
@@ -649,7 +650,9 @@ def simulate_sync(
     offset_us: int | None = None,
     sample_us: int = 1,
     fast: Callable[[int], bool] | None = None,
-) -> tuple[list[SyncedPress], object]:
+    clock_sync: Callable[[], Any] | None = None,
+    schedule: Callable[[int, int, random.Random], int] | None = None,
+) -> tuple[list[SyncedPress], Any]:
     """One device from plug-in (t = 0), in simulated time, with the hub's ping
     schedule (``link``: a burst, then ``FAST_PING_NS`` for ``FAST_AFTER_CONNECT_NS``
     and while ``fast(t)``, else ``PING_EVERY_NS``) and the real ``ClockSync``.
@@ -669,7 +672,7 @@ def simulate_sync(
     def dev_us(t_ns: float) -> float:
         return offset + t_ns / 1000.0 * (1 + drift * 1e-6)
 
-    cs = ClockSync()
+    cs = clock_sync() if clock_sync is not None else ClockSync()
     presses = sorted(press_at_ns)
     arrivals = [back.delay_ns(rng, p + 20_000, 0) for p in presses]  # framing, USB write
     order = sorted(range(len(presses)), key=lambda i: arrivals[i])
@@ -695,7 +698,10 @@ def simulate_sync(
         cs.add(SyncSample(sent, recv, math.floor(dev_us(at_dev))))
         sent_pings += 1
         hurry = recv < link.FAST_AFTER_CONNECT_NS or (fast is not None and fast(recv))
-        gap = link.ping_gap_ns(sent_pings, hurry, rng)
+        if schedule is not None:  # another schedule (a benchmark's baseline)
+            gap = schedule(sent_pings, recv, rng)
+        else:
+            gap = link.ping_gap_ns(sent_pings, hurry, rng)
         t = recv + gap + rng.uniform(0, 5e6)  # the hub's 5 ms tick
     return mapped, cs
 
