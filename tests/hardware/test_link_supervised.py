@@ -148,3 +148,45 @@ def test_1000_unplug_replug_cycles_under_presses_none_lost_none_twice(rig):
     st = r.status("CYCLE")
     assert st.lost == 0 and st.presses == n and st.reconnects == 1000 and st.state == "connected"
     assert len({p.seq for p in r.presses}) == len(r.presses) == n  # none delivered twice
+
+
+def test_three_jittery_devices_3_ms_apart_are_ordered_not_tied_through_ptys(rig):
+    """Round trips 0.2–6 ms (plus the ptys' own): once each device's stated
+    uncertainty is under ±1 ms, presses 3 ms apart are ordered, never a tie, and
+    every truth lies inside its interval."""
+    from companion.hardware.feed import to_press
+    from companion.hardware.simulator import JITTERY
+    from companion.rules.meeple_circus.timing import tie_groups
+
+    cfgs = [
+        SimDeviceConfig(name, offset_us=off, drift_ppm=ppm, to_host=JITTERY, to_device=JITTERY)
+        for name, off, ppm in (
+            ("J1", 5_000_000, 80.0),
+            ("J2", 7_777_777_777, -90.0),
+            ("J3", 1, 0.0),
+        )
+    ]
+    r = rig(cfgs, seed=13)
+    r.hub.set_performing(True)
+    r.wait_synced(max_uncertainty_ns=1_000_000, timeout=30)
+    devs = r.sim.devices
+    rng = random.Random(2)
+    truth: dict[tuple[str, int], int] = {}
+    rounds = []
+    for k in range(10):
+        order = rng.sample(range(3), 3)
+        t0 = r.soon(40) + k * 120_000_000
+        for slot, d in enumerate(order):
+            stamp = r.sim.press(devs[d], 1, t0 + slot * 3_000_000, hold_ms=5)
+            truth[(devs[d].config.serial, stamp)] = t0 + slot * 3_000_000
+        rounds.append([devs[d].config.serial for d in order])
+    got = r.wait_presses(30, timeout=30)
+    for p in got:
+        assert abs(p.host_ns - truth[(p.serial, p.device_us)]) <= p.uncertainty_ns, p
+    by_round: dict[int, list] = {}
+    for p in got:
+        k = sorted(truth.values()).index(truth[(p.serial, p.device_us)]) // 3
+        by_round.setdefault(k, []).append(to_press(p, p.serial))
+    for k, expected in enumerate(rounds):
+        groups = tie_groups(by_round[k])
+        assert [[q.player for q in g] for g in groups] == [[s] for s in expected], k
