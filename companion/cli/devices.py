@@ -452,7 +452,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     from companion.hardware.simulator import Simulator
 
     rng = random.Random(args.seed)
-    configs = sim_configs(args, rng)
+    try:
+        configs = sim_configs(args, rng)
+    except ValueError as exc:  # settings no real device can have (the simulator refuses them)
+        fail(_("cannot simulate that: {why}").format(why=exc))
+        raise
     lock = threading.Lock()
 
     def echo(dev: SimDevice, line: bytes) -> None:
