@@ -826,9 +826,12 @@ class TadaaHub:
                 state.corrupt_before += link.parse_errors
                 state.lost_ns = self.clock()
                 state.lost_with_error = exc is not None
-                if exc is not None and link.port in self.present:
+                if exc is not None and os.path.exists(link.port):
+                    # The port is still there: not an unplug, the reader died.
                     state.reader_deaths += 1
                     self.note_error(f"{link.port}: reader ended: {type(exc).__name__}: {exc}")
+            if not os.path.exists(link.port):
+                self.present.discard(link.port)  # unplugged: say so before the next scan
             self._status_dirty = True
             self._next_scan = 0  # reopen at once if the port is still there
         self._wake.set()
