@@ -191,3 +191,27 @@ def test_three_jittery_devices_3_ms_apart_are_ordered_not_tied_through_ptys(rig)
     for k, expected in enumerate(rounds):
         groups = tie_groups(by_round[k])
         assert [[q.player for q in g] for g in groups] == [[s] for s in expected], k
+
+
+def test_a_port_that_cannot_be_reopened_is_dead_then_comes_back(rig, monkeypatch):
+    flaky = FlakyIoctl(serial.serialposix.fcntl)
+    monkeypatch.setattr(serial.serialposix, "fcntl", flaky)
+    r = rig([SimDeviceConfig("BUSY", buttons=2)])
+    r.wait_synced(max_uncertainty_ns=5_000_000)
+    dev = r.sim.devices[0]
+    real_open = r.hub.open_port
+    attempts = []
+
+    def busy(port: str):  # another program holds the port (exclusive)
+        attempts.append(port)
+        raise serial.SerialException(f"could not exclusively lock port {port}")
+
+    r.hub.open_port = busy
+    flaky.fail_fd = r.hub.links[dev.path].serial.fd
+    wait_for(lambda: r.status("BUSY").state == "dead", what="declared dead")
+    assert len(attempts) >= 5 and any("cannot be opened" in e for e in r.hub.errors)
+    r.sim.press(dev, 1, r.soon(1), hold_ms=5)  # pressed while dead: kept by the device
+    r.hub.open_port = real_open  # the other program let go
+    wait_for(lambda: r.status("BUSY").state == "connected", what="back by itself")
+    r.wait_presses(1)
+    expect_exactly_once(r, dev)
