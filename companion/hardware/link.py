@@ -372,7 +372,6 @@ class LinkReader(threading.Thread):
         self.link = link
         self.parser = proto.LineParser()
         self.alive = True
-        self.ended = threading.Event()
 
     def run(self) -> None:
         link = self.link
@@ -389,10 +388,7 @@ class LinkReader(threading.Thread):
             error = exc if self.alive else None
         finally:
             self.alive = False
-            try:
-                link.connection_lost(error)
-            finally:
-                self.ended.set()
+            link.connection_lost(error)
 
     def data_received(self, data: bytes) -> None:
         arrival = self.link.hub.clock()
@@ -763,15 +759,16 @@ class TadaaHub:
         with self._lock:
             links = list(self.links.values())
         for link in links:
-            if not link.thread.is_alive() and link.thread.ended.is_set():
+            state = link.state
+            if link.thread.ident is not None and not link.thread.is_alive():
                 if not link.lost_reported:  # cannot happen (the loop reports), but if
                     self.note_error(f"{link.port}: reader ended unreported")
                     self.link_lost(link, RuntimeError("reader ended"))
-            elif link.state is not None and now - link.last_line_ns > SILENT_NS:
+            elif state is not None and now - link.last_line_ns > SILENT_NS:
                 # Open but mute (a wedged adapter, a hung reader): reopen it.
                 self.note_error(f"{link.port}: silent for {SILENT_NS // 10**9} s, reopening")
                 with self._lock:
-                    link.state.reader_deaths += 1
+                    state.reader_deaths += 1
                 link.close()
 
     def _tick(self, now: int) -> None:
