@@ -160,3 +160,33 @@ def test_100k_fuzzed_lines_through_the_parser_and_hub():
     assert counts["lines"] == 100_000
     assert counts["parse_errors"] + counts["handled"] == counts["lines"]
     assert counts["worst_work"] <= WORK_BOUND
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 20),
+    st.lists(st.tuples(st.booleans(), st.integers(1, 80)), max_size=80),
+)
+def test_seq_record_matches_a_plain_set(baseline, ops):
+    """Arrivals and give-ups as ranges behave as the one-entry-per-number model did,
+    plus: a given-up number that arrives after all is delivered and no longer lost."""
+    rec = SeqRecord.starting_at(baseline)
+    arrived = set(range(1, baseline + 1))
+    gone: set[int] = set()
+    for is_add, x in ops:
+        if is_add:
+            new = x not in arrived
+            assert rec.add(x) == new
+            arrived.add(x)
+            gone.discard(x)
+        else:
+            lost_now = {s for s in range(1, x) if s not in arrived and s not in gone}
+            assert rec.give_up_below(x) == len(lost_now)
+            gone |= lost_now
+        settled = arrived | gone
+        contiguous = 0
+        while contiguous + 1 in settled:
+            contiguous += 1
+        assert rec.contiguous == contiguous
+        assert rec.lost == len(gone)
+        assert all(rec.has(s) == (s in arrived) for s in range(1, 90))
