@@ -202,3 +202,35 @@ def test_default_usb_is_tighter_still_and_honest():
     unc = sorted(p.uncertainty_ns for p in mapped)
     assert unc[len(unc) // 2] <= 250_000
     assert sum(abs(p.host_ns - p.true_ns) > p.uncertainty_ns for p in mapped) == 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), forged=st.floats(0.005, 0.05))
+def test_forged_pongs_among_real_ones_never_move_the_truth_outside(seed, forged):
+    """A share of PONGs carry a random t_us (corrupted firmware, a forged line):
+    each is an outlier, the model is never restarted by them, and every press
+    mapped in between keeps its truth inside its interval."""
+    rng = random.Random(seed)
+    cs = ClockSync()
+    ppm = rng.uniform(-100, 100)
+    offset = rng.randrange(10**9)
+
+    def dev(t_ns: float) -> int:
+        return int(offset + t_ns / 1000.0 * (1 + ppm * 1e-6))
+
+    t = 0.0
+    bad = 0
+    while t < 60e9:
+        at = JITTERY.delay_ns(rng, int(t), 0)
+        recv = JITTERY.delay_ns(rng, at, 0)
+        if cs.estimate is not None and rng.random() < forged:
+            bad += 1
+            cs.add(SyncSample(int(t), recv, rng.randrange(2**62)))
+        else:
+            cs.add(SyncSample(int(t), recv, dev(at)))
+        if cs.estimate is not None and len(cs.samples) >= 3:
+            press = recv + rng.uniform(0, 50e6)
+            host, unc = cs.estimate.to_host(dev(press))
+            assert abs(host - press) <= unc
+        t = recv + 50e6 * rng.uniform(0.6, 1.4)
+    assert cs.outliers == bad and cs.restarts == 0
