@@ -20,15 +20,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 
+from companion.games import find_game
 from companion.i18n import N_, _, set_language
-from companion.rules import find_game
 from companion.rules.base import Player, seat_players
 from companion.session.live import Clock, LiveSession, SystemClock
 from companion.session.store import Store
-from companion.ui.translate import translate_bindings
+from companion.widgets.translate import translate_bindings
 
 T = TypeVar("T")
 
@@ -40,10 +41,21 @@ class CompanionApp(App[None]):
     TITLE = "Companion"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        # Declared here so that the footer's "palette" is translated (Textual adds an
+        # English one otherwise).
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            N_("Commands"),
+            show=False,
+            priority=True,
+            tooltip=N_("Open the command palette"),
+        ),
     ]
 
-    def __init__(self, store: Store, lang: str, clock: Clock, rng: random.Random | None,
-                 audio: Any = None) -> None:
+    def __init__(
+        self, store: Store, lang: str, clock: Clock, rng: random.Random | None, audio: Any = None
+    ) -> None:
         super().__init__()
         self.store = store
         self.lang = lang
@@ -56,6 +68,70 @@ class CompanionApp(App[None]):
         translate_bindings(self)
 
     # ------------------------------------------------------------------ services
+
+    # ------------------------------------------------------------------ Textual, translated
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """On a game screen every notice goes to its message line, not a toast: a toast
+        over the log panel's border drops double-width characters (Textual #6357) and
+        vanishes before a busy host reads it. Other screens keep Textual's toasts."""
+        from companion.widgets.game_screen import GameScreen
+
+        screen = self.screen if self._driver is not None else None
+        if isinstance(screen, GameScreen) and screen.is_mounted:
+            text = f"{title}: {message}" if title else message
+            screen.say(text, error=severity == "error")
+            return
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    KEY_NAMES: ClassVar[dict[str, str]] = {
+        "space": N_("space"),
+        "enter": N_("enter"),
+        "escape": N_("esc"),
+        "delete": N_("del"),
+        "tab": N_("tab"),
+    }
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names in the footer and help in the chosen language (Textual says "space")."""
+        shown = super().get_key_display(binding)
+        return _(self.KEY_NAMES[shown]) if shown in self.KEY_NAMES else shown
+
+    def get_system_commands(self, screen: Screen[Any]) -> Any:
+        """The command palette in the chosen language; a screenshot goes to a folder
+        that exists (Textual's default ~/Downloads may not) and says where."""
+        yield SystemCommand(_("Theme"), _("Change the colours"), self.action_change_theme)
+        yield SystemCommand(_("Quit"), _("Quit (every action is already saved)"), self.action_quit)
+        yield SystemCommand(
+            _("Keys"), _("Show the keys of this screen"), self.action_show_help_panel
+        )
+        yield SystemCommand(
+            _("Screenshot"),
+            _("Save an SVG picture of the screen"),
+            lambda: self.set_timer(0.1, self.save_screenshot_somewhere),
+        )
+
+    def save_screenshot_somewhere(self) -> Path | None:
+        from companion.session.locations import screenshot_dir
+
+        try:
+            folder = screenshot_dir()
+            path = Path(self.save_screenshot(path=str(folder)))
+        except OSError as exc:
+            self.notify(
+                _("Could not save the screenshot: {error}").format(error=exc), severity="error"
+            )
+            return None
+        self.notify(_("Screenshot saved: {path}").format(path=path), timeout=8)
+        return path
 
     @property
     def audio(self) -> Any:
@@ -93,29 +169,37 @@ class CompanionApp(App[None]):
         """True while a submitted write has not been committed and rendered yet."""
         return self._inflight > 0
 
-    async def run_action(self, action: Any, default_namespace: Any = None,
-                         namespaces: Any = None) -> bool:
-        """Keys bound on a game screen wait for the commits typed before them.
+    async def run_action(
+        self, action: Any, default_namespace: Any = None, namespaces: Any = None
+    ) -> bool:
+        """Keys bound on a game screen wait for the commits typed before them, and a
+        key the game's guide does not allow now says why instead of doing nothing.
 
         A game screen judges a key (``check_action``) against its current state. A key
         typed while the previous action is still being written would be judged
         against the old state and could be dropped or misapplied; instead it is
         queued and run, in order, once the commits before it have landed.
         """
-        from companion.ui.game_screen import GameScreen
+        from companion.widgets.game_screen import GameScreen
 
-        if (self._inflight and isinstance(default_namespace, GameScreen)
-                and default_namespace is self.screen):
-            self._typed.append((action, default_namespace))
-            return True
+        if default_namespace is self.screen and isinstance(default_namespace, GameScreen):
+            if self._inflight:
+                self._typed.append((action, default_namespace))
+                return True
+            if isinstance(action, str) and default_namespace.refuse(action):
+                return True
         return await super().run_action(action, default_namespace, namespaces)
 
     async def _run_typed(self) -> None:
+        from companion.widgets.game_screen import GameScreen
+
         while self._typed and not self._inflight:
             action, screen = self._typed.pop(0)
             if screen is not self.screen:
                 self._typed.clear()  # a dialog opened: later keys were meant for it
                 return
+            if isinstance(screen, GameScreen) and isinstance(action, str) and screen.refuse(action):
+                continue
             await super().run_action(action, screen)
 
     async def settle(self, timeout: float = 10.0) -> None:
@@ -136,13 +220,26 @@ class CompanionApp(App[None]):
 
         self.push_screen(HomeScreen())
 
-    def start_session(self, game_id: str, players: Sequence[Player] | Sequence[str],
-                      options: dict[str, Any] | None = None) -> LiveSession:
+    def start_session(
+        self,
+        game_id: str,
+        players: Sequence[Player] | Sequence[str],
+        options: dict[str, Any] | None = None,
+    ) -> LiveSession:
         """Start a session (setup checked before anything is written) and show it."""
-        seated = (seat_players(list(players))  # type: ignore[arg-type]
-                  if players and isinstance(players[0], str) else tuple(players))
-        live = LiveSession.start(self.store, find_game(game_id).id, seated,  # type: ignore[arg-type]
-                                 options or {}, clock=self.clock, rng=self.rng)
+        seated = (
+            seat_players(list(players))  # type: ignore[arg-type]
+            if players and isinstance(players[0], str)
+            else tuple(players)
+        )
+        live = LiveSession.start(
+            self.store,
+            find_game(game_id).id,
+            seated,  # type: ignore[arg-type]
+            options or {},
+            clock=self.clock,
+            rng=self.rng,
+        )
         self.open_session(live)
         return live
 
@@ -152,9 +249,7 @@ class CompanionApp(App[None]):
         return live
 
     def open_session(self, live: LiveSession) -> None:
-        from companion.ui.games import screen_for
-
-        self.push_screen(screen_for(live))
+        self.push_screen(live.info.screen.load()(live))
 
     async def action_quit(self) -> None:
         # Every accepted action is already committed; wait for the ones in flight.
@@ -166,8 +261,13 @@ class CompanionApp(App[None]):
         self.store.close()
 
 
-def make_app(db_path: str | Path, lang: str = "en", clock: Clock | None = None,
-             rng: random.Random | None = None, audio: Any = None) -> CompanionApp:
+def make_app(
+    db_path: str | Path,
+    lang: str = "en",
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+    audio: Any = None,
+) -> CompanionApp:
     """Build the app on the database at ``db_path`` (``StoreError`` if unusable)."""
     set_language(lang)
     store = Store.open(db_path)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import find_game
+from companion.games import find_game
+from companion.games.scorepad.rules import GAME, CloseRound, EndGame, Score
 from companion.rules.base import (
     BadActionError,
     GameOverError,
@@ -12,7 +13,6 @@ from companion.rules.base import (
     SetupError,
     seat_players,
 )
-from companion.rules.scorepad import GAME, CloseRound, EndGame, Score
 
 
 def start(names=("Ann", "Bo", "Cy"), **options):
@@ -26,7 +26,7 @@ def play(state, *actions):
 
 
 def test_registry_lists_five_games_in_both_languages():
-    from companion.rules import GAMES
+    from companion.games import GAMES
 
     assert [g.id for g in GAMES] == [
         "meeple-circus",
@@ -37,7 +37,7 @@ def test_registry_lists_five_games_in_both_languages():
     ]
     assert find_game("scorepad").name("zh") == "计分板"
     assert find_game("MEOWFIA").name("zh") == "喵喵咪呀"
-    assert find_game("scorepad").available
+    assert find_game("scorepad").load() is find_game("pad").rules
 
 
 def test_unknown_game_id_is_a_clear_error():
@@ -170,3 +170,19 @@ def test_rule_errors_render_translated_templates():
     with pytest.raises(IllegalActionError) as info:
         GAME.apply(start(), CloseRound())
     assert info.value.render(catalog("zh").gettext) == "第 1 轮还没有记分。"
+
+
+def test_a_named_score_pad_is_called_by_its_name_in_history(tmp_path) -> None:
+    from companion.session.live import LiveSession
+    from companion.session.results import query_results, session_title
+    from companion.session.store import Store
+
+    store = Store.open(tmp_path / "db.sqlite3")
+    players = seat_players(["Ann", "Bo"])
+    LiveSession.start(store, "scorepad", players, {"game_name": "Carcassonne"})
+    LiveSession.start(store, "scorepad", players, {})
+    titles = sorted(str(r.title) for r in query_results(store))
+    assert titles == ["Carcassonne", "None"]
+    assert session_title("scorepad", {"game_name": "  "}) is None
+    with pytest.raises(SetupError):
+        find_game("pad").rules.setup(players, {"game_name": "x" * 61})

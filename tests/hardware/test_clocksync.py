@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.meeple_circus.rules.actions import Press
+from companion.games.meeple_circus.rules.timing import tie_groups
 from companion.hardware.clocksync import ClockSync, SyncSample
 from companion.hardware.simulator import (
     DEVICE_TO_HOST,
@@ -18,8 +20,6 @@ from companion.hardware.simulator import (
     Transport,
     simulate_sync,
 )
-from companion.rules.meeple_circus.actions import Press
-from companion.rules.meeple_circus.timing import tie_groups
 
 
 def run(

@@ -9,7 +9,7 @@ import pytest
 from companion.cli.devices import format_status
 from companion.hardware.simulator import SimDeviceConfig
 from companion.i18n import set_language
-from companion.ui.widgets.device_status import render_status
+from companion.widgets.device_status import render_status
 from tests.hardware.conftest import wait_for
 
 

@@ -155,9 +155,9 @@ def test_three_jittery_devices_3_ms_apart_are_ordered_not_tied_through_ptys(rig)
     """Round trips 0.2–6 ms (plus the ptys' own): once each device's stated
     uncertainty is under ±1 ms, presses 3 ms apart are ordered, never a tie, and
     every truth lies inside its interval."""
+    from companion.games.meeple_circus.rules.timing import tie_groups
     from companion.hardware.feed import to_press
     from companion.hardware.simulator import JITTERY
-    from companion.rules.meeple_circus.timing import tie_groups
 
     cfgs = [
         SimDeviceConfig(name, offset_us=off, drift_ppm=ppm, to_host=JITTERY, to_device=JITTERY)
