@@ -191,6 +191,11 @@ class TadaaPanel(Vertical):
         perf = self.performance()
         self.query_one(PhotoFinish).show(perf, self.session.players, self.speed_tokens())
         self._update_leds(perf)
+        performing = perf is not None and not perf.ended
+        if self.hub is not None and performing != self.hub.performing:
+            # A performance is on (or about to start): the hub pings faster, so its
+            # presses get the tightest uncertainty the link allows.
+            self.hub.set_performing(performing)
 
     def _update_leds(self, perf: Performance | None) -> None:
         if self.hub is None or self.config is None:
