@@ -37,10 +37,11 @@
 #define RESEND_MS 250
 #define RESEND_MAX_MS 2000
 #define RESEND_BATCH 8
-// The interrupt's stamp is late by its latency (a few us, more when another
-// interrupt runs) and micros() counts in 4 us steps: reported as the sampling
-// period. A pin without an interrupt is sampled by the loop: its period instead.
-#define IRQ_SAMPLE_US 8
+// The interrupt's stamp is late by its latency (a few us; up to ~15 us when
+// another interrupt - serial, timer, a press just before - runs first) and
+// micros() counts in 4 us steps: 16 us is reported as the sampling period.
+// A pin without an interrupt is sampled by the loop: its period instead.
+#define IRQ_SAMPLE_US 16
 
 #define FLAG_TIE 0x01
 #define FLAG_RESENT 0x02
@@ -56,7 +57,10 @@ static_assert(N_LEDS == 0 || N_LEDS == N_BUTTONS, "one LED per button, or none")
 
 // --------------------------------------------------------------------------- buttons
 
-static volatile uint8_t *button_in[N_BUTTONS];
+// Each button: which input register (index into in_regs) and which bit.
+static volatile uint8_t *in_regs[N_BUTTONS];
+static uint8_t n_regs;
+static uint8_t button_reg[N_BUTTONS];
 static uint8_t button_bit[N_BUTTONS];
 static bool any_polled;
 
@@ -72,27 +76,39 @@ static volatile uint8_t q_mask[PRESS_QUEUE];
 static volatile uint8_t q_w, q_r;
 static volatile uint8_t q_lost;  // press groups dropped because the queue was full
 
-static inline uint8_t read_mask() {
-  uint8_t m = 0;
-  for (uint8_t i = 0; i < N_BUTTONS; i++) {
-    bool level = (*button_in[i] & button_bit[i]) != 0;
-    if (level != (TADAA_ACTIVE_LOW != 0)) m |= (uint8_t)(1 << i);
+extern volatile unsigned long timer0_overflow_count;  // the core's micros() counter (wiring.c)
+
+// micros() with interrupts already off, inlined: the first thing an interrupt does.
+static inline __attribute__((always_inline)) uint32_t micros_irq() {
+  uint32_t m = timer0_overflow_count;
+  uint8_t t = TCNT0;
+  if ((TIFR0 & _BV(TOV0)) && t < 255) m++;
+  return ((m << 8) + t) * (64 / clockCyclesPerMicrosecond());
+}
+
+// Every button pin at once: each input register read once, pressed = bit set.
+static inline __attribute__((always_inline)) uint8_t read_mask() {
+  uint8_t level[N_BUTTONS];
+  for (uint8_t r = 0; r < n_regs; r++) level[r] = *in_regs[r];
+  uint8_t m = 0, bit = 1;
+  for (uint8_t i = 0; i < N_BUTTONS; i++, bit <<= 1) {
+    bool high = (level[button_reg[i]] & button_bit[i]) != 0;
+    if (high != (TADAA_ACTIVE_LOW != 0)) m |= bit;
   }
   return m;
 }
 
-// One sample of every button: called by the interrupts (and, with interrupts
-// off, by the loop when some pin has no interrupt). Same rules as
-// tadaa_logic.Debouncer: a press counts at the first edge of a button released
-// for at least the debounce time and out of its previous lock-out.
-static void sample_buttons() {
-  uint32_t t = micros();
+// One sample of every button, with interrupts off: from the interrupts (and from
+// the loop when some pin has no interrupt). Same rules as tadaa_logic.Debouncer:
+// a press counts at the first edge of a button released for at least the
+// debounce time and out of its previous lock-out.
+static inline __attribute__((always_inline)) void sample_now() {
+  uint32_t t = micros_irq();
   uint8_t m = read_mask();
   uint8_t changed = m ^ deb_mask;
   if (!changed) return;
-  uint8_t presses = 0;
-  for (uint8_t i = 0; i < N_BUTTONS; i++) {
-    uint8_t bit = (uint8_t)(1 << i);
+  uint8_t presses = 0, bit = 1;
+  for (uint8_t i = 0; i < N_BUTTONS; i++, bit <<= 1) {
     if (!(changed & bit)) continue;
     if (m & bit) {
       if ((int32_t)(t - released_at[i]) >= (int32_t)TADAA_DEBOUNCE_US &&
@@ -119,27 +135,33 @@ static void sample_buttons() {
   }
 }
 
+static void sample_buttons() { sample_now(); }  // for attachInterrupt
+
 #if defined(PCINT0_vect)
-ISR(PCINT0_vect) { sample_buttons(); }
+ISR(PCINT0_vect) { sample_now(); }
 #endif
 #if defined(PCINT1_vect)
-ISR(PCINT1_vect) { sample_buttons(); }
+ISR(PCINT1_vect) { sample_now(); }
 #endif
 #if defined(PCINT2_vect)
-ISR(PCINT2_vect) { sample_buttons(); }
+ISR(PCINT2_vect) { sample_now(); }
 #endif
 
 static void setup_buttons(uint32_t now) {
   for (uint8_t i = 0; i < N_BUTTONS; i++) {
     uint8_t pin = BUTTON_PINS[i];
     pinMode(pin, TADAA_ACTIVE_LOW ? INPUT_PULLUP : INPUT);
-    button_in[i] = portInputRegister(digitalPinToPort(pin));
+    volatile uint8_t *reg = portInputRegister(digitalPinToPort(pin));
+    uint8_t r = 0;
+    while (r < n_regs && in_regs[r] != reg) r++;
+    if (r == n_regs) in_regs[n_regs++] = reg;
+    button_reg[i] = r;
     button_bit[i] = digitalPinToBitMask(pin);
     released_at[i] = now - TADAA_DEBOUNCE_US;
     lockout_until[i] = now;
   }
   delay(5);  // pull-ups settle
-  deb_mask = read_mask();  // held at boot: pressed, counts after a release
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { deb_mask = read_mask(); }  // held at boot: counts after a release
   for (uint8_t i = 0; i < N_BUTTONS; i++) {
     uint8_t pin = BUTTON_PINS[i];
     if (digitalPinToPCICR(pin)) {
@@ -652,7 +674,7 @@ void loop() {
   uint32_t ms = millis();
 
   if (any_polled) {
-    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { sample_buttons(); }
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { sample_now(); }
     uint32_t period = raw - loop_prev;
     if (period > loop_max_us) loop_max_us = period;
   }

@@ -20,12 +20,14 @@
  *   unplug                            close the pty (the host sees the device vanish)
  *   plug                              open a new pty
  *   reset                             reset the chip (a new boot)
+ *   watch <port><bit>                 report the pin's level whenever the chip changes it
  *   stats                             report the pacing lag
  *   quit
  * Reports on stdout (lines starting with "@", everything else is simavr's chatter):
  *   @READY <freq> <t0_mono_ns>        cycle 0 is at t0 (pacing anchor)
  *   @PTY <path>                       the serial port to open
  *   @EDGE <port><bit> <level> <cycle> applied at this exact cycle
+ *   @PIN <port><bit> <level> <cycle>  a watched pin changed (e.g. an LED)
  *   @UNPLUGGED / @RESET <cycle>
  *   @STATS <cycle> <max_lag_us> <lag_us>
  *
@@ -195,6 +197,12 @@ static uint64_t next_edge_cycle(void) {
   return next;
 }
 
+static void pin_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
+  const char *name = (const char *)param;
+  (void)irq;
+  printf("@PIN %s %u %llu\n", name, value ? 1 : 0, (unsigned long long)avr->cycle);
+}
+
 /* ------------------------------------------------------------------ commands */
 
 static char cmd_buf[8192];
@@ -209,6 +217,15 @@ static void command(char *line) {
     if (n_edges < MAX_EDGES && bit < 8) {
       uint64_t c = when ? cycle_of_ns(when) : avr->cycle;
       edges[n_edges++] = (edge_t){c < avr->cycle ? avr->cycle : c, port, (uint8_t)bit, level ? 1 : 0};
+    }
+  } else if (sscanf(line, "watch %c%u", &port, &bit) == 2 && bit < 8) {
+    avr_irq_t *irq = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(port), bit);
+    char *name = malloc(3);
+    if (irq && name) {
+      name[0] = port;
+      name[1] = (char)('0' + bit);
+      name[2] = 0;
+      avr_irq_register_notify(irq, pin_hook, name);
     }
   } else if (!strcmp(line, "unplug")) {
     unplug();

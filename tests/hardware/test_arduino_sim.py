@@ -1,0 +1,373 @@
+"""The Arduino firmware on an emulated ATmega328P, talking to the companion's hub.
+
+The test session builds ``devices/tadaa-arduino`` with Debian's avr toolchain and
+runs the very ELF for the Uno under simavr (``sim/tadaa_sim.c``): the chip's UART
+on a pseudo-terminal, its button pins driven at chosen host-monotonic instants,
+its clock paced to real time. The hub finds it, syncs to its ``micros()`` and
+receives its presses exactly as from a board on a USB port.
+
+Nothing here asserts how fast the machine is: timeouts only stop hangs, and the
+clock checks allow for the emulator's own reported lag behind real time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.hardware.feed import to_press
+from companion.hardware.link import DevicePress, TadaaHub
+from companion.rules.meeple_circus.timing import tie_groups
+from tests.hardware.conftest import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE_DIR = ROOT / "devices" / "tadaa-arduino"
+ARDUINO_CORE = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
+FREQ = 16_000_000
+# config.h on an ATmega328P: buttons 1-8 on D2-D7 (port D bits 2-7), D8-D9 (port B bits 0-1).
+BUTTON_PIN = {1: "D2", 2: "D3", 3: "D4", 4: "D5", 5: "D6", 6: "D7", 7: "B0", 8: "B1"}
+LED_PIN = {1: "B2", 2: "B3", 3: "B4", 4: "B5", 5: "C0", 6: "C1", 7: "C2", 8: "C3"}
+# micros() counts in 4 µs steps and the interrupt's stamp is late by its latency.
+STAMP_SLACK_US = 16
+# The Uno talks through a 115200-baud UART: a PONG line alone takes ~2.5 ms.
+SYNCED_NS = 4_000_000
+
+
+def _missing_tools() -> str | None:
+    for tool in ("avr-gcc", "avr-g++", "make", "cc", "pkg-config"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (apt-get install gcc-avr avr-libc pkg-config)"
+    if not ARDUINO_CORE.is_dir():
+        return "the Arduino core is not installed (apt-get install arduino-core-avr)"
+    if subprocess.run(["pkg-config", "--exists", "simavr"], check=False).returncode != 0:
+        return "libsimavr is not installed (apt-get install simavr libsimavr-dev libelf-dev)"
+    if not any(Path(p, "libelf.h").exists() for p in ("/usr/include", "/usr/local/include")):
+        return "libelf headers are not installed (apt-get install libelf-dev)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def avr_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The firmware for the Uno and the harness, built once per test session."""
+    reason = _missing_tools()
+    if reason:
+        pytest.skip(reason)
+    build = tmp_path_factory.mktemp("tadaa-arduino")
+    done = subprocess.run(
+        ["make", "-s", "-C", str(FIRMWARE_DIR), f"BUILD={build}", "-j2", "sim"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return build
+
+
+class AvrSim:
+    """One emulated Uno running the firmware: its pty, its pins, its reports."""
+
+    def __init__(self, build: Path, serial: str) -> None:
+        self.serial = serial
+        self.proc = subprocess.Popen(
+            [str(build / "tadaa_sim"), "-s", serial, str(build / "uno" / "tadaa-arduino.elf")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.lock = threading.Lock()
+        self.reports: list[list[str]] = []
+        self.pty: str | None = None
+        self.t0_ns = 0
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        wait_for(lambda: self.t0_ns and self.pty, 10, "the emulator to start")
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if not line.startswith("@"):
+                continue  # simavr's own chatter
+            fields = line[1:].split()
+            with self.lock:
+                self.reports.append(fields)
+                if fields[0] == "PTY":
+                    self.pty = fields[1]
+                elif fields[0] == "UNPLUGGED":
+                    self.pty = None
+                elif fields[0] == "READY":
+                    self.t0_ns = int(fields[2])
+
+    def send(self, *commands: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("".join(c + "\n" for c in commands))
+        self.proc.stdin.flush()
+
+    def paths(self) -> list[str]:
+        with self.lock:
+            return [self.pty] if self.pty else []
+
+    # -- time: cycle c of the chip runs at host time t0 + c / f (paced)
+
+    def host_ns(self, cycle: int) -> int:
+        return self.t0_ns + cycle * 1_000_000_000 // FREQ
+
+    @staticmethod
+    def soon(ms: float = 150.0) -> int:
+        return time.monotonic_ns() + int(ms * 1e6)
+
+    # -- buttons (active low: a press pulls the pin to GND)
+
+    def press(self, button: int, at_ns: int, hold_ms: float = 60.0) -> None:
+        pin = BUTTON_PIN[button]
+        self.send(f"pin {pin} 0 {at_ns}", f"pin {pin} 1 {at_ns + int(hold_ms * 1e6)}")
+
+    def bounce(self, button: int, at_ns: int, edges_us: list[int], level: int) -> None:
+        """Toggle from ``at_ns`` at each offset of ``edges_us``, ending at ``level``."""
+        pin = BUTTON_PIN[button]
+        n = len(edges_us)
+        self.send(
+            *(
+                f"pin {pin} {level if (n - 1 - i) % 2 == 0 else 1 - level} {at_ns + us * 1000}"
+                for i, us in enumerate(edges_us)
+            )
+        )
+
+    def edges(self, button: int, level: int = 0) -> list[int]:
+        """The cycles at which ``button``'s pin was set to ``level``."""
+        pin = BUTTON_PIN[button]
+        with self.lock:
+            return [int(r[3]) for r in self.reports if r[:3] == ["EDGE", pin, str(level)]]
+
+    def lag_us(self) -> int:
+        """The largest lag of the emulation behind real time so far (µs)."""
+        with self.lock:
+            n = len(self.reports)
+        self.send("stats")
+        wait_for(lambda: any(r[0] == "STATS" for r in self.reports[n:]), 10, "stats")
+        with self.lock:
+            return int(next(r for r in self.reports[n:] if r[0] == "STATS")[2])
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.wait(5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+class ArduinoRig:
+    def __init__(self, sim: AvrSim, hub: TadaaHub) -> None:
+        self.sim = sim
+        self.hub = hub
+        self.presses: list[DevicePress] = []
+        self._lock = threading.Lock()
+        hub.on_press(self._got)
+
+    def _got(self, p: DevicePress) -> None:
+        with self._lock:
+            self.presses.append(p)
+
+    def status(self):
+        return next(s for s in self.hub.status() if s.serial == self.sim.serial)
+
+    def wait_synced(self, max_uncertainty_ns: int = SYNCED_NS) -> None:
+        def ready() -> bool:
+            st = [s for s in self.hub.status() if s.serial == self.sim.serial]
+            return bool(
+                st
+                and st[0].state == "connected"
+                and st[0].uncertainty_ns is not None
+                and st[0].uncertainty_ns < max_uncertainty_ns
+            )
+
+        wait_for(ready, 20, f"clock sync below {max_uncertainty_ns} ns")
+
+    def wait_presses(self, n: int) -> list[DevicePress]:
+        wait_for(lambda: len(self.presses) >= n, 15, f"{n} presses")
+        with self._lock:
+            return list(self.presses)
+
+
+@pytest.fixture
+def arduino(avr_build: Path) -> Iterator[ArduinoRig]:
+    sim = AvrSim(avr_build, "A1B2C3D4E5F60718")
+    hub = TadaaHub(ports=sim.paths)
+    rig = ArduinoRig(sim, hub)
+    hub.start()
+    try:
+        yield rig
+    finally:
+        hub.stop()
+        sim.close()
+
+
+def test_the_hub_meets_the_chip_and_syncs_to_its_micros(arduino):
+    arduino.wait_synced()
+    st = arduino.status()
+    assert (st.firmware, st.buttons, st.port) == ("1.0.0-avr", 8, arduino.sim.paths()[0])
+    # The port opened in the middle of the boot HELLO: at most that partial line is lost.
+    assert st.corrupt <= 1 and st.device_corrupt == 0
+    # Heartbeats carry the interrupt's declared stamp latency as the sampling period.
+    wait_for(lambda: arduino.status().sample_us == 16, 10, "a heartbeat")
+    st = arduino.status()
+    assert st.sync_samples >= 3 and st.min_rtt_ns is not None
+    # Every ping's interval agrees with one clock line: the emulated crystal is
+    # exact. Unless the emulator fell behind real time (a loaded machine): then its
+    # clock was no straight line, and the hub rightly says so.
+    assert st.consistent or arduino.sim.lag_us() > 1000
+
+
+def test_press_order_and_exact_gaps_from_scripted_pin_edges(arduino):
+    arduino.wait_synced()
+    sim = arduino.sim
+    t0 = sim.soon(100)
+    # Buttons 3, 1, 8, 5: 120 µs, 1 ms and 37 µs apart (each on its own pin).
+    at = {3: t0, 1: t0 + 120_000, 8: t0 + 1_120_000, 5: t0 + 1_157_000}
+    for button, t in at.items():
+        sim.press(button, t)
+    got = arduino.wait_presses(4)
+    assert [p.button for p in sorted(got, key=lambda p: p.device_us)] == [3, 1, 8, 5]
+    assert sorted(p.seq for p in got) == [1, 2, 3, 4]
+    assert not any(p.tie for p in got)
+    # Each stamp is micros() at that pin's edge: the gaps are the edges' cycle gaps.
+    cycles = {b: sim.edges(b)[0] for b in at}
+    stamp = {p.button: p.device_us for p in got}
+    for b in (1, 8, 5):
+        edge_gap_us = (cycles[b] - cycles[3]) / (FREQ / 1_000_000)
+        assert abs((stamp[b] - stamp[3]) - edge_gap_us) <= STAMP_SLACK_US
+    # ... and they land where the host scheduled them: the clock sync against
+    # the chip's micros() holds the true instant within its stated uncertainty.
+    lag_ns = sim.lag_us() * 1000
+    for p in got:
+        true_ns = sim.host_ns(cycles[p.button])
+        assert abs(true_ns - at[p.button]) <= 1000  # the edge came when asked (1 µs)
+        assert abs(p.host_ns - true_ns) <= p.uncertainty_ns + lag_ns, (p, true_ns)
+
+
+def test_a_bouncing_contact_is_one_press(arduino):
+    arduino.wait_synced()
+    sim = arduino.sim
+    t = sim.soon(100)
+    # Press: 5 edges over 1.1 ms, ending pressed; release bounces too, 80 ms later.
+    sim.bounce(2, t, [0, 150, 400, 700, 1100], level=0)
+    sim.bounce(2, t + 80_000_000, [0, 300, 900], level=1)
+    # Meanwhile button 4 is pressed cleanly, and button 2 once more after 200 ms.
+    sim.press(4, t + 30_000_000)
+    sim.press(2, t + 200_000_000)
+    got = arduino.wait_presses(3)
+    time.sleep(0.3)  # a bounce counted as a press would arrive by now
+    with arduino._lock:
+        got = list(arduino.presses)
+    assert sorted((p.button, p.seq) for p in got) == [(2, 1), (2, 3), (4, 2)]
+    first = next(p for p in got if p.seq == 1)
+    # Stamped at the first edge of the bounce, not a later one.
+    cycle = sim.edges(2)[0]
+    edge_us = (sim.edges(4)[0] - cycle) / (FREQ / 1_000_000)
+    by_seq = {p.seq: p for p in got}
+    assert abs((by_seq[2].device_us - first.device_us) - edge_us) <= STAMP_SLACK_US
+
+
+def test_same_tick_edges_are_a_declared_tie_never_ordered_by_pin(arduino):
+    arduino.wait_synced()
+    sim = arduino.sim
+    t = sim.soon(100)
+    # Buttons 7 (port B) and 2 (port D): two different interrupt vectors, one cycle.
+    sim.send(f"pin {BUTTON_PIN[7]} 0 {t}", f"pin {BUTTON_PIN[2]} 0 {t}")
+    sim.send(f"pin {BUTTON_PIN[7]} 1 {t + 60_000_000}", f"pin {BUTTON_PIN[2]} 1 {t + 60_000_000}")
+    sim.press(5, t + 100_000)  # 100 µs later: no tie
+    got = arduino.wait_presses(3)
+    assert sim.edges(7) == sim.edges(2)  # the harness applied both in the same cycle
+    by_button = {p.button: p for p in got}
+    assert by_button[7].device_us == by_button[2].device_us
+    assert sum(p.tie for p in (by_button[7], by_button[2])) == 1  # the second of the sample
+    assert not by_button[5].tie and by_button[5].device_us > by_button[2].device_us
+    names = {(sim.serial, 2): "p2", (sim.serial, 5): "p5", (sim.serial, 7): "p7"}
+    groups = tie_groups([to_press(p, names[(p.serial, p.button)]) for p in got])
+    assert [sorted(x.player for x in g) for g in groups] == [["p2", "p7"], ["p5"]]
+
+
+def test_unplug_and_replug_resend_every_press_exactly_once(arduino):
+    arduino.wait_synced()
+    sim = arduino.sim
+    sim.press(1, sim.soon(50))
+    arduino.wait_presses(1)
+    boot = arduino.status().boot
+    sim.send("unplug")
+    wait_for(lambda: arduino.status().state == "disconnected", 10, "the unplug seen")
+    # Pressed while the cable is out (the board keeps running: a powered hub).
+    t = sim.soon(50)
+    sim.press(2, t)
+    sim.press(3, t + 250_000)
+    wait_for(lambda: len(sim.edges(3)) == 1, 10, "the presses made")
+    time.sleep(0.6)  # the firmware retries into the void (250 ms, then 500 ms)
+    sim.send("plug")
+    wait_for(lambda: bool(sim.paths()), 10, "a new port")  # the kernel may reuse the number
+    arduino.hub.poke()
+    got = arduino.wait_presses(3)
+    sim.press(4, sim.soon(50))
+    got = arduino.wait_presses(4)
+    time.sleep(0.5)  # a duplicate would arrive by now
+    with arduino._lock:
+        got = list(arduino.presses)
+    assert sorted((p.seq, p.button) for p in got) == [(1, 1), (2, 2), (3, 3), (4, 4)]
+    st = arduino.status()
+    assert st.boot == boot and st.state == "connected" and st.presses == 4 and st.lost == 0
+    assert st.resends >= 1  # the hub asked for what it missed
+    by_button = {p.button: p for p in got}
+    assert by_button[2].flags & 0x02 and by_button[3].flags & 0x02  # they came as resends
+    # Pressed while unplugged, mapped after the reconnect: the truth is inside.
+    lag_ns = sim.lag_us() * 1000
+    for b in (2, 3):
+        true_ns = sim.host_ns(sim.edges(b)[0])
+        assert abs(by_button[b].host_ns - true_ns) <= by_button[b].uncertainty_ns + lag_ns
+
+
+def test_a_reset_chip_is_a_new_boot(arduino):
+    arduino.wait_synced()
+    sim = arduino.sim
+    sim.press(1, sim.soon(50))
+    arduino.wait_presses(1)
+    old = arduino.status().boot
+    sim.send("reset")
+    wait_for(lambda: arduino.status().boot != old, 15, "the new boot")
+    arduino.wait_synced()
+    sim.press(1, sim.soon(50))
+    got = arduino.wait_presses(2)
+    assert (got[1].boot, got[1].seq) == (arduino.status().boot, 1)
+    # The chip's clock started over at the reset (micros() counts from init()).
+    with sim.lock:
+        reset_cycle = next(int(r[1]) for r in sim.reports if r[0] == "RESET")
+    since_reset_us = (sim.edges(1)[-1] - reset_cycle) / (FREQ / 1_000_000)
+    assert 0 <= since_reset_us - got[1].device_us < 20_000
+
+
+def test_led_commands_drive_the_pins(arduino):
+    arduino.wait_synced()
+    sim = arduino.sim
+    sim.send(*(f"watch {pin}" for pin in LED_PIN.values()))
+    time.sleep(0.1)
+    assert arduino.hub.led(sim.serial, 4, 1)  # on
+    assert arduino.hub.led(sim.serial, 6, 3)  # fast blink (4 Hz)
+
+    def levels(pin: str) -> list[int]:
+        with sim.lock:
+            return [int(r[2]) for r in sim.reports if r[:2] == ["PIN", pin]]
+
+    wait_for(lambda: levels(LED_PIN[4])[-1:] == [1], 10, "LED 4 lit")
+    wait_for(lambda: levels(LED_PIN[6]).count(1) >= 3, 10, "LED 6 blinking")
+    with sim.lock:
+        blinks = [int(r[3]) for r in sim.reports if r[:3] == ["PIN", LED_PIN[6], "1"]]
+    # 4 Hz on the chip's clock: rising edges 250 ms of cycles apart.
+    assert all(abs((b - a) / FREQ - 0.25) < 0.002 for a, b in itertools.pairwise(blinks))
+    assert levels(LED_PIN[1]).count(1) == 0
