@@ -70,6 +70,30 @@ def avr_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build
 
 
+# What the boards leave to a sketch: flash below the bootloader, RAM for the stack.
+FLASH_LIMIT = {"uno": 32_256, "leonardo": 28_672}  # optiboot 0.5 KB; Caterina 4 KB
+RAM_LIMIT = {"uno": 2048 - 384, "leonardo": 2560 - 384}  # static data; 384 B left for the stack
+
+
+def test_both_chips_build_and_fit(avr_build: Path):
+    done = subprocess.run(
+        ["make", "-s", "-C", str(FIRMWARE_DIR), f"BUILD={avr_build}", "-j2", "all"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    sizes = {}
+    for line in done.stdout.splitlines():  # "uno: flash 11368 bytes, RAM 1530 bytes (static)"
+        board, rest = line.split(":", 1)
+        words = rest.split()
+        sizes[board] = (int(words[1]), int(words[4]))
+    assert set(sizes) == {"uno", "leonardo"}
+    for board, (flash, ram) in sizes.items():
+        assert flash < FLASH_LIMIT[board] and ram < RAM_LIMIT[board], (board, flash, ram)
+    assert (avr_build / "leonardo" / "tadaa-arduino.hex").stat().st_size > 0
+
+
 class AvrSim:
     """One emulated Uno running the firmware: its pty, its pins, its reports."""
 
