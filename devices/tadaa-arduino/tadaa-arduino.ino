@@ -21,6 +21,7 @@
 #include <Arduino.h>
 #include <avr/boot.h>
 #include <avr/eeprom.h>
+#include <avr/sleep.h>
 #include <avr/wdt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -636,8 +637,13 @@ static uint8_t shown_leds = 0xFF;
 
 static void update_leds(uint32_t ms) {
   if (!N_LEDS) return;
-  bool slow = ((ms / 500) & 1) == 0;
-  bool fast = ((ms / 125) & 1) == 0;
+  bool blinking = false;
+  for (uint8_t i = 0; i < N_BUTTONS; i++) blinking |= led_modes[i] >= 2;
+  bool slow = false, fast = false;
+  if (blinking) {  // two 32-bit divisions: only when some LED blinks
+    slow = ((ms / 500) & 1) == 0;
+    fast = ((ms / 125) & 1) == 0;
+  }
   uint8_t mask = 0;
   for (uint8_t i = 0; i < N_BUTTONS; i++) {
     uint8_t m = led_modes[i];
@@ -744,5 +750,21 @@ void loop() {
   if (ms - aged_ms >= 1000) {  // once a second: it holds the interrupts for a moment
     aged_ms = ms;
     age_debounce(raw);
+  }
+
+  // Idle until the next interrupt: a button, a serial byte, a byte sent, or the
+  // 1 ms timer tick. Checked with interrupts off, and `sei` takes effect after
+  // the `sleep` instruction, so no wake-up is missed. A pin without interrupt
+  // needs the loop to spin instead.
+  if (!any_polled) {
+    set_sleep_mode(SLEEP_MODE_IDLE);
+    cli();
+    if (q_r == q_w && Serial.available() <= 0) {
+      sleep_enable();
+      sei();
+      sleep_cpu();
+      sleep_disable();
+    }
+    sei();
   }
 }

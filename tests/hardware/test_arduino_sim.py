@@ -6,8 +6,9 @@ on a pseudo-terminal, its button pins driven at chosen host-monotonic instants,
 its clock paced to real time. The hub finds it, syncs to its ``micros()`` and
 receives its presses exactly as from a board on a USB port.
 
-Nothing here asserts how fast the machine is: timeouts only stop hangs, and the
-clock checks allow for the emulator's own reported lag behind real time.
+Nothing here asserts how fast the machine is: timeouts only stop hangs. When the
+emulator lags behind real time (a loaded machine), host bytes wait for the chip's
+clock to catch up, so a lag widens the clock sync's intervals but never breaks it.
 """
 
 from __future__ import annotations
@@ -247,9 +248,8 @@ def test_the_hub_meets_the_chip_and_syncs_to_its_micros(arduino):
     st = arduino.status()
     assert st.sync_samples >= 3 and st.min_rtt_ns is not None
     # Every ping's interval agrees with one clock line: the emulated crystal is
-    # exact. Unless the emulator fell behind real time (a loaded machine): then its
-    # clock was no straight line, and the hub rightly says so.
-    assert st.consistent or arduino.sim.lag_us() > 1000
+    # exact, and a lag of the emulator (a loaded machine) only delays bytes.
+    assert st.consistent
 
 
 def test_press_order_and_exact_gaps_from_scripted_pin_edges(arduino):
@@ -272,11 +272,10 @@ def test_press_order_and_exact_gaps_from_scripted_pin_edges(arduino):
         assert abs((stamp[b] - stamp[3]) - edge_gap_us) <= STAMP_SLACK_US
     # ... and they land where the host scheduled them: the clock sync against
     # the chip's micros() holds the true instant within its stated uncertainty.
-    lag_ns = sim.lag_us() * 1000
     for p in got:
         true_ns = sim.host_ns(cycles[p.button])
         assert abs(true_ns - at[p.button]) <= 1000  # the edge came when asked (1 µs)
-        assert abs(p.host_ns - true_ns) <= p.uncertainty_ns + lag_ns, (p, true_ns)
+        assert abs(p.host_ns - true_ns) <= p.uncertainty_ns, (p, true_ns)
 
 
 def test_a_bouncing_contact_is_one_press(arduino):
@@ -351,10 +350,9 @@ def test_unplug_and_replug_resend_every_press_exactly_once(arduino):
     by_button = {p.button: p for p in got}
     assert by_button[2].flags & 0x02 and by_button[3].flags & 0x02  # they came as resends
     # Pressed while unplugged, mapped after the reconnect: the truth is inside.
-    lag_ns = sim.lag_us() * 1000
     for b in (2, 3):
         true_ns = sim.host_ns(sim.edges(b)[0])
-        assert abs(by_button[b].host_ns - true_ns) <= by_button[b].uncertainty_ns + lag_ns
+        assert abs(by_button[b].host_ns - true_ns) <= by_button[b].uncertainty_ns
 
 
 def test_a_reset_chip_is_a_new_boot(arduino):

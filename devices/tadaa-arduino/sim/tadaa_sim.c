@@ -11,8 +11,10 @@
  * The chip's clock is tied to the host's CLOCK_MONOTONIC: cycle c runs no
  * earlier than t0 + c / f (the loop sleeps until the wall clock catches up), so
  * the firmware's micros() advances with real time and the host's clock sync is
- * honest. If the emulation falls behind it runs flat out to catch up; the
- * largest lag is reported (`stats`).
+ * honest. If the emulation falls behind (the process was not scheduled) it runs
+ * flat out to catch up, and host bytes wait until the chip's time has reached
+ * the moment they were read: a lag delays, it never reverses cause and effect.
+ * The largest lag is reported (`stats`).
  *
  * Commands on stdin, one a line:
  *   pin <port><bit> <0|1> <mono_ns>   set an input pin at host time mono_ns (0: now);
@@ -57,7 +59,7 @@
 #include "sim_elf.h"
 #include "sim_irq.h"
 
-#define SERVICE_CYCLES 800 /* 50 us at 16 MHz: pty, stdin and pacing checks */
+#define SERVICE_CYCLES 1600 /* 100 us at 16 MHz: pty, stdin and pacing checks */
 #define MAX_EDGES 4096
 
 typedef struct {
@@ -102,9 +104,28 @@ static void byte_out_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
   if (master >= 0 && to_host_len < sizeof(to_host)) to_host[to_host_len++] = (uint8_t)value;
 }
 
+/* Bytes from the host reach the chip no earlier (in chip time) than they were
+ * read from the pty (in host time): when the emulation lags behind real time
+ * (the process was not scheduled), they wait for it to catch up. So every
+ * command the chip stamps lies after the host wrote it - the clock sync's
+ * intervals hold the truth whatever the machine's load. */
+#define MAX_CHUNKS 64
+static size_t chunk_end[MAX_CHUNKS];
+static uint64_t chunk_ns[MAX_CHUNKS];
+static int n_chunks;
+
 static void feed_avr(void) {
-  while (xon && to_avr_done < to_avr_len) avr_raise_irq(uart_in, to_avr[to_avr_done++]);
-  if (to_avr_done == to_avr_len) to_avr_done = to_avr_len = 0;
+  uint64_t chip_ns = ns_of_cycle(avr->cycle);
+  int c = 0;
+  while (xon && to_avr_done < to_avr_len) {
+    while (c < n_chunks && chunk_end[c] <= to_avr_done) c++;
+    if (c < n_chunks && chunk_ns[c] > chip_ns) break; /* not yet, in chip time */
+    avr_raise_irq(uart_in, to_avr[to_avr_done++]);
+  }
+  if (to_avr_done == to_avr_len) {
+    to_avr_done = to_avr_len = 0;
+    n_chunks = 0;
+  }
 }
 
 static void xon_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
@@ -148,6 +169,7 @@ static void unplug(void) {
   close(master);
   master = -1;
   to_host_len = to_avr_len = to_avr_done = 0;
+  n_chunks = 0;
   printf("@UNPLUGGED %llu\n", (unsigned long long)avr->cycle);
 }
 
@@ -166,9 +188,13 @@ static void service_pty(void) {
       to_host_len = 0;
     }
   }
-  if (!hung_up && (p.revents & POLLIN) && to_avr_len < sizeof(to_avr)) {
+  if (!hung_up && (p.revents & POLLIN) && to_avr_len < sizeof(to_avr) && n_chunks < MAX_CHUNKS) {
     ssize_t r = read(master, to_avr + to_avr_len, sizeof(to_avr) - to_avr_len);
-    if (r > 0) to_avr_len += (size_t)r;
+    if (r > 0) {
+      to_avr_len += (size_t)r;
+      chunk_end[n_chunks] = to_avr_len;
+      chunk_ns[n_chunks++] = mono_ns();
+    }
   }
   feed_avr();
 }
@@ -203,6 +229,39 @@ static void pin_hook(struct avr_irq_t *irq, uint32_t value, void *param) {
   printf("@PIN %s %u %llu\n", name, value ? 1 : 0, (unsigned long long)avr->cycle);
 }
 
+/* The chip idles between interrupts (sleep mode): simavr then jumps to the next
+ * cycle timer. These two timers bound every jump, so the service loop runs at
+ * least every SERVICE_CYCLES and a scheduled edge lands on its exact cycle. */
+static avr_cycle_count_t tick_timer(avr_t *a, avr_cycle_count_t when, void *param) {
+  (void)a;
+  (void)param;
+  return when + SERVICE_CYCLES;
+}
+
+static avr_cycle_count_t edge_timer(avr_t *a, avr_cycle_count_t when, void *param) {
+  (void)a;
+  (void)when;
+  (void)param;
+  return 0;
+}
+
+/* Pacing is the service loop's: no usleep inside simavr's sleep. */
+static uint64_t slept_cycles;
+static void no_sleep(avr_t *a, avr_cycle_count_t how_long) {
+  (void)a;
+  slept_cycles += 1 + how_long;
+}
+
+static void arm_edge(uint64_t next) {
+  if (next != UINT64_MAX)
+    avr_cycle_timer_register(avr, next > avr->cycle ? next - avr->cycle : 1, edge_timer, NULL);
+}
+
+static void arm_timers(void) {
+  avr_cycle_timer_register(avr, SERVICE_CYCLES, tick_timer, NULL);
+  arm_edge(next_edge_cycle());
+}
+
 /* ------------------------------------------------------------------ commands */
 
 static char cmd_buf[8192];
@@ -232,10 +291,12 @@ static void command(char *line) {
   } else if (!strcmp(line, "plug")) {
     plug();
   } else if (!strcmp(line, "reset")) {
-    avr_reset(avr);
+    avr_reset(avr); /* clears the cycle timers too */
+    arm_timers();
     printf("@RESET %llu\n", (unsigned long long)avr->cycle);
   } else if (!strcmp(line, "stats")) {
-    printf("@STATS %llu %.0f %.0f\n", (unsigned long long)avr->cycle, max_lag_us, last_lag_us);
+    printf("@STATS %llu %.0f %.0f %.0f\n", (unsigned long long)avr->cycle, max_lag_us, last_lag_us,
+           100.0 * (double)slept_cycles / (double)(avr->cycle ? avr->cycle : 1));
   } else if (!strcmp(line, "quit")) {
     quit = 1;
   }
@@ -270,7 +331,9 @@ static void service_stdin(void) {
 static void pace(void) {
   uint64_t target = ns_of_cycle(avr->cycle);
   uint64_t now = mono_ns();
-  if (target > now + 20000) {
+  /* Never ahead of real time: what the chip sent up to this cycle is handed to
+   * the host only once the wall clock has reached the cycle. */
+  if (target > now) {
     struct timespec ts = {(time_t)(target / 1000000000ull), (long)(target % 1000000000ull)};
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
     last_lag_us = 0;
@@ -315,6 +378,7 @@ int main(int argc, char **argv) {
   fw.frequency = (uint32_t)freq;
   avr_load_firmware(avr, &fw);
   avr->frequency = (uint32_t)freq;
+  avr->sleep = no_sleep;
 
   if (serial) {
     /* The firmware keeps its serial number in EEPROM: "TDA1" + 8 bytes + boots. */
@@ -357,6 +421,7 @@ int main(int argc, char **argv) {
   t0_ns = mono_ns();
   printf("@READY %.0f %llu\n", freq, (unsigned long long)t0_ns);
 
+  arm_timers();
   uint64_t next_service = 0, next_edge = UINT64_MAX;
   while (!quit) {
     int state = avr_run(avr);
@@ -367,6 +432,7 @@ int main(int argc, char **argv) {
     if (avr->cycle >= next_edge) {
       apply_due_edges();
       next_edge = next_edge_cycle();
+      arm_edge(next_edge);
     }
     if (avr->cycle >= next_service) {
       next_service = avr->cycle + SERVICE_CYCLES;
@@ -374,7 +440,10 @@ int main(int argc, char **argv) {
       service_pty();
       int before = n_edges;
       service_stdin();
-      if (n_edges != before) next_edge = next_edge_cycle();
+      if (n_edges != before) {
+        next_edge = next_edge_cycle();
+        arm_edge(next_edge);
+      }
     }
   }
   unplug();
