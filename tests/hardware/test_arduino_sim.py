@@ -393,3 +393,47 @@ def test_led_commands_drive_the_pins(arduino):
     # 4 Hz on the chip's clock: rising edges 250 ms of cycles apart.
     assert all(abs((b - a) / FREQ - 0.25) < 0.002 for a, b in itertools.pairwise(blinks))
     assert levels(LED_PIN[1]).count(1) == 0
+
+
+async def test_a_press_on_the_emulated_arduino_reaches_the_meeple_circus_order(
+    tmp_path, monkeypatch, arduino
+):
+    # The screen's wiring and helpers are test_ui_tadaa's (the simulator's twin test).
+    from companion.hardware.config import TadaaConfig
+    from companion.ui.app import make_app
+    from companion.ui.widgets.photo_finish import PhotoFinish
+    from tests.hardware.test_ui_tadaa import SIZE, plain, start_performance, until
+
+    config_path = tmp_path / "tadaa.json"
+    monkeypatch.setenv("COMPANION_TADAA_CONFIG", str(config_path))
+    sim = arduino.sim
+    config = TadaaConfig(path=config_path)
+    for button, name in ((1, "Ann"), (2, "Bo"), (3, "Cy")):
+        config.assign(sim.serial, button, name)
+    config.save()
+    app = make_app(tmp_path / "arduino.sqlite3", lang="en")
+    app.tadaa_hub = arduino.hub
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await start_performance(app, ["Ann", "Bo", "Cy"])
+        await until(pilot, lambda: arduino.status().state == "connected", what="the Arduino")
+        t0 = time.monotonic_ns() + 100_000_000
+        sim.press(3, t0)  # Cy first
+        sim.press(1, t0 + 300_000)  # Ann 300 µs later
+        sim.press(2, t0 + 5_000_000)  # Bo 5 ms later
+        await until(
+            pilot,
+            lambda: len(screen.circus.performance.presses) == 3,
+            what="three presses in the game",
+        )
+        presses = [rp.press for rp in screen.circus.performance.presses]
+        assert all(p.source == "button-box" and p.device == sim.serial for p in presses)
+        by = {p.player: p for p in presses}
+        gap_us = (sim.edges(1)[0] - sim.edges(3)[0]) / (FREQ / 1_000_000)
+        assert abs((by["p1"].device_us - by["p3"].device_us) - gap_us) <= STAMP_SLACK_US
+
+        def finish_rows() -> list[str]:
+            text = plain(screen.query_one(PhotoFinish))
+            return [line for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
+
+        await until(pilot, lambda: len(finish_rows()) == 3, what="all three in the photo finish")
+        assert [line.split()[1] for line in finish_rows()] == ["Cy", "Ann", "Bo"]
