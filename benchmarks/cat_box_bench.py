@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "cat_b
 
 from test_cat_box_properties import choose
 
+from companion.games.cat_box.prepare import deal_for, default_card_text
+from companion.games.cat_box.rules import GAME, CatBoxState, parse_card_file
 from companion.rules.base import RuleError, seat_players
-from companion.rules.cat_box import GAME, CatBoxState, parse_card_file
-from companion.session.cat_box_cards import deal_for, default_card_text
 from companion.session.live import LiveSession
 from companion.session.log import replay
 from companion.session.store import Store

@@ -27,9 +27,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.games.scorepad.rules import GAME as SCOREPAD  # noqa: E402
+from companion.games.scorepad.rules import CloseRound, EndGame, Score  # noqa: E402
 from companion.rules.base import action_to_json, seat_players  # noqa: E402
-from companion.rules.scorepad import GAME as SCOREPAD  # noqa: E402
-from companion.rules.scorepad import CloseRound, EndGame, Score  # noqa: E402
 from companion.session import export as ex  # noqa: E402
 from companion.session.detail import session_detail  # noqa: E402
 from companion.session.results import query_results  # noqa: E402

@@ -26,9 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.rules.base import action_to_json, seat_players  # noqa: E402
-from companion.rules.meeple_circus import GAME  # noqa: E402
-from companion.rules.meeple_circus.actions import (  # noqa: E402
+from companion.games.meeple_circus.rules import GAME  # noqa: E402
+from companion.games.meeple_circus.rules.actions import (  # noqa: E402
     ChooseFirstPlayer,
     EndAct,
     EndPerformance,
@@ -39,7 +38,8 @@ from companion.rules.meeple_circus.actions import (  # noqa: E402
     ScorePlayer,
     StartPerformance,
 )
-from companion.rules.meeple_circus.timing import Attempt, Performance, RecordedPress, judge  # noqa: E402
+from companion.games.meeple_circus.rules.timing import Attempt, Performance, RecordedPress, judge  # noqa: E402
+from companion.rules.base import action_to_json, seat_players  # noqa: E402
 from companion.session.log import replay  # noqa: E402
 from companion.session.store import Entry  # noqa: E402
 

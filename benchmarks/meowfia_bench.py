@@ -18,8 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.rules.base import Action, seat_players
-from companion.rules.meowfia import (
+from companion.games.meowfia.rules import (
     GAME,
     Abstain,
     Identify,
@@ -32,6 +31,7 @@ from companion.rules.meowfia import (
     Start,
     Vote,
 )
+from companion.rules.base import Action, seat_players
 from companion.session.clock import ManualClock
 from companion.session.live import LiveSession
 from companion.session.log import replay

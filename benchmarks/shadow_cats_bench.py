@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.rules.base import Action, RuleError, action_to_json, seat_players
-from companion.rules.shadow_cats import GAME
-from companion.rules.shadow_cats.actions import (
+from companion.games.shadow_cats import prepare as sc
+from companion.games.shadow_cats.rules import GAME
+from companion.games.shadow_cats.rules.actions import (
     Attack,
     EndTurn,
     FinalIdentities,
@@ -27,31 +27,40 @@ from companion.rules.shadow_cats.actions import (
     Place,
     Reveal,
 )
-from companion.rules.shadow_cats.board import LOCATIONS
-from companion.rules.shadow_cats.roster import parse_roster
-from companion.rules.shadow_cats.state import ShadowState
-from companion.session import shadow_cats as sc
+from companion.games.shadow_cats.rules.board import LOCATIONS
+from companion.games.shadow_cats.rules.roster import parse_roster
+from companion.games.shadow_cats.rules.state import ShadowState
+from companion.rules.base import Action, RuleError, action_to_json, seat_players
 from companion.session.live import LiveSession
 from companion.session.log import replay
 from companion.session.store import Entry, Store
 
 
-def next_action(state: ShadowState, rng: random.Random, hidden: dict[str, str],
-                setup: Action) -> Action:
+def next_action(
+    state: ShadowState, rng: random.Random, hidden: dict[str, str], setup: Action
+) -> Action:
     if state.phase == "setup":
         return setup
     if state.phase == "start":
         return Place(state.next_to_place or "", sc.roll_start(rng))
     if state.phase == "ended":
-        return FinalIdentities(tuple(IdentityEntry(s.player, hidden[s.player])  # type: ignore[arg-type]
-                                     for s in state.seats if s.identity is None))
+        return FinalIdentities(
+            tuple(
+                IdentityEntry(s.player, hidden[s.player])  # type: ignore[arg-type]
+                for s in state.seats
+                if s.identity is None
+            )
+        )
     if state.pending_reveal:
         return Reveal(state.pending_reveal, hidden[state.pending_reveal])  # type: ignore[arg-type]
     pid = state.turn or ""
     if state.step == "move":
         rolls = sc.roll_move(rng, state.seat(pid).location)
-        there = (rng.choice([x for x in LOCATIONS if x != state.seat(pid).location])
-                 if rolls[-1] == 7 else None)
+        there = (
+            rng.choice([x for x in LOCATIONS if x != state.seat(pid).location])
+            if rolls[-1] == 7
+            else None
+        )
         return Move(pid, rolls, there)
     if state.step == "forest":
         others = [s.player for s in state.living() if s.player != pid]
@@ -89,8 +98,10 @@ def main() -> None:
         t = time.perf_counter()
         parse_roster(text, "default_roster.toml")
         runs.append(time.perf_counter() - t)
-    print(f"parse default roster (23 characters, 46 items): median "
-          f"{statistics.median(runs) * 1e3:.2f} ms")
+    print(
+        f"parse default roster (23 characters, 46 items): median "
+        f"{statistics.median(runs) * 1e3:.2f} ms"
+    )
 
     for n in (5, 10):
         lengths, rates, times = [], [], []
@@ -99,9 +110,11 @@ def main() -> None:
             lengths.append(len(actions))
             times.append(spent)
             rates.append((len(actions) - 1) / spent)
-        print(f"{n} players: {args.games} games, median {statistics.median(lengths):.0f} actions "
-              f"(max {max(lengths)}), apply median {statistics.median(rates):,.0f} actions/s, "
-              f"whole game median {statistics.median(times) * 1e3:.1f} ms")
+        print(
+            f"{n} players: {args.games} games, median {statistics.median(lengths):.0f} actions "
+            f"(max {max(lengths)}), apply median {statistics.median(rates):,.0f} actions/s, "
+            f"whole game median {statistics.median(times) * 1e3:.1f} ms"
+        )
 
     # one long log: games back to back are not possible, so replay the longest 10-player one
     longest = max((play(seed, 10)[0] for seed in range(50)), key=len)
@@ -110,8 +123,10 @@ def main() -> None:
     t = time.perf_counter()
     for _ in range(10):
         replay(GAME, players, {}, entries)
-    print(f"replay a {len(entries)}-entry 10-player log (parse + check + fold): "
-          f"{(time.perf_counter() - t) / 10 * 1e3:.1f} ms")
+    print(
+        f"replay a {len(entries)}-entry 10-player log (parse + check + fold): "
+        f"{(time.perf_counter() - t) / 10 * 1e3:.1f} ms"
+    )
 
     folder = Path(args.db_dir or tempfile.mkdtemp())
     store = Store.open(folder / "shadow_bench.sqlite3")
@@ -125,10 +140,12 @@ def main() -> None:
             break
         commit.append(time.perf_counter() - t)
     commit.sort()
-    print(f"LiveSession.act with SQLite commit ({folder}): {len(commit)} actions, median "
-          f"{statistics.median(commit) * 1e3:.2f} ms, p99 "
-          f"{commit[int(len(commit) * 0.99) - 1] * 1e3:.2f} ms, setup action "
-          f"{commit[-1] * 1e3:.1f} ms max")
+    print(
+        f"LiveSession.act with SQLite commit ({folder}): {len(commit)} actions, median "
+        f"{statistics.median(commit) * 1e3:.2f} ms, p99 "
+        f"{commit[int(len(commit) * 0.99) - 1] * 1e3:.2f} ms, setup action "
+        f"{commit[-1] * 1e3:.1f} ms max"
+    )
     t = time.perf_counter()
     LiveSession.resume(store, session.id)
     print(f"resume that session: {(time.perf_counter() - t) * 1e3:.1f} ms")

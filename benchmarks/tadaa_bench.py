@@ -30,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.games.meeple_circus.rules.actions import Press  # noqa: E402
+from companion.games.meeple_circus.rules.timing import definitely_before  # noqa: E402
 from companion.hardware.clocksync import ClockSync, SyncSample  # noqa: E402
 from companion.hardware.simulator import (  # noqa: E402
     DEVICE_TO_HOST,
@@ -38,8 +40,6 @@ from companion.hardware.simulator import (  # noqa: E402
     HOST_TO_DEVICE,
     Transport,
 )
-from companion.rules.meeple_circus.actions import Press  # noqa: E402
-from companion.rules.meeple_circus.timing import definitely_before  # noqa: E402
 
 MS = 1_000_000
 
@@ -236,17 +236,17 @@ def bench_latency(presses: int) -> tuple[list[float], list[float]]:
     """(line arrival -> hub callback, line arrival -> receive_press on the UI thread) in µs."""
     import tempfile
 
-    from companion.hardware.config import TadaaConfig
-    from companion.hardware.link import DevicePress, TadaaHub
-    from companion.hardware.simulator import SimDeviceConfig, Simulator
-    from companion.rules.meeple_circus.actions import (
+    from companion.games.meeple_circus.rules.actions import (
         AbortPerformance,
         ChooseFirstPlayer,
         Prepare,
         StartPerformance,
     )
+    from companion.games.meeple_circus.tadaa_panel import TadaaPanel
+    from companion.hardware.config import TadaaConfig
+    from companion.hardware.link import DevicePress, TadaaHub
+    from companion.hardware.simulator import SimDeviceConfig, Simulator
     from companion.ui.app import make_app
-    from companion.ui.widgets.tadaa_panel import TadaaPanel
 
     hub_lat: list[float] = []
     ui_lat: list[float] = []

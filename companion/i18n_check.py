@@ -28,7 +28,9 @@ def extracted() -> list[Missing]:
 
     out: list[Missing] = []
     for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(PACKAGE), method_map=[("**.py", "python")], keywords=KEYWORDS,
+        str(PACKAGE),
+        method_map=[("**.py", "python")],
+        keywords=KEYWORDS,
     ):
         msgid = message[0] if isinstance(message, tuple) else message
         if msgid:
@@ -44,8 +46,10 @@ def missing_translations() -> list[Missing]:
         if item.msgid in seen:
             continue
         seen.add(item.msgid)
-        translated = (zh.gettext(item.msgid) != item.msgid
-                      or zh.ngettext(item.msgid, item.msgid, 1) != item.msgid)  # plural entries
+        translated = (
+            zh.gettext(item.msgid) != item.msgid
+            or zh.ngettext(item.msgid, item.msgid, 1) != item.msgid
+        )  # plural entries
         if not translated and not _is_untranslatable(item.msgid):
             out.append(item)
     return out

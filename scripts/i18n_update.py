@@ -34,12 +34,12 @@ def main() -> int:
     catalog = Catalog(locale="en", domain="companion", project="companion", charset="utf-8")
     for item in extracted():
         if item.msgid not in catalog:
-            catalog.add(item.msgid, old.get(item.msgid) or item.msgid,
-                        locations=[(item.path, item.line)])
+            catalog.add(
+                item.msgid, old.get(item.msgid) or item.msgid, locations=[(item.path, item.line)]
+            )
     EN_PO.parent.mkdir(parents=True, exist_ok=True)
     with EN_PO.open("wb") as fh:
-        write_po(fh, catalog, width=0, sort_output=True, omit_header=False,
-                 no_location=True)
+        write_po(fh, catalog, width=0, sort_output=True, omit_header=False, no_location=True)
     print(f"{EN_PO.relative_to(ROOT)}: {len(catalog)} strings")
     return 0
 

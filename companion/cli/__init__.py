@@ -21,10 +21,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description="A board-game host's companion: scores, phases, music, Tadaa buttons.",
     )
-    parser.add_argument("--db", metavar="PATH",
-                        help="database file (default: $COMPANION_DB or the user data folder)")
-    parser.add_argument("--lang", choices=("zh", "en"),
-                        help="language of the screens (default: from the locale)")
+    parser.add_argument(
+        "--db",
+        metavar="PATH",
+        help="database file (default: $COMPANION_DB or the user data folder)",
+    )
+    parser.add_argument(
+        "--lang", choices=("zh", "en"), help="language of the screens (default: from the locale)"
+    )
     parser.set_defaults(command=None)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in COMMANDS:

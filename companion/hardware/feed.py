@@ -19,10 +19,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from companion.games.meeple_circus.rules.actions import Press
 from companion.hardware.config import TadaaConfig
 from companion.hardware.link import DevicePress, TadaaHub
 from companion.rules.base import Player
-from companion.rules.meeple_circus.actions import Press
 
 
 def to_press(dp: DevicePress, player: str) -> Press:

@@ -140,8 +140,9 @@ def check_player_count(players: Sequence[Player], low: int, high: int) -> None:
         if not key:
             raise SetupError(N_("A player needs a name."))
         if key in seen:
-            raise SetupError(N_("Two players are called {name}; give them different names."),
-                             name=p.name)
+            raise SetupError(
+                N_("Two players are called {name}; give them different names."), name=p.name
+            )
         seen.add(key)
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
@@ -257,8 +258,9 @@ def _value_to_json(value: Any) -> Any:
 def action_from_json(action_types: Mapping[str, type[Action]], data: Any) -> Action:
     """Build an action from its JSON form, or raise ``BadActionError`` saying why."""
     if not isinstance(data, Mapping):
-        raise BadActionError(N_("An action must be a JSON object, not {kind}."),
-                             kind=type(data).__name__)
+        raise BadActionError(
+            N_("An action must be a JSON object, not {kind}."), kind=type(data).__name__
+        )
     tag = data.get("type")
     cls = action_types.get(tag) if isinstance(tag, str) else None
     if cls is None:
@@ -283,8 +285,9 @@ def _build(cls: type[Any], data: Mapping[str, Any], where: str) -> Any:
     names = {f.name for f in fields}
     extra = set(data) - names - {"type"}
     if extra:
-        raise BadActionError(N_("{where}: unknown field {field!r}."),
-                             where=where, field=sorted(extra)[0])
+        raise BadActionError(
+            N_("{where}: unknown field {field!r}."), where=where, field=sorted(extra)[0]
+        )
     for f in fields:
         if f.name in data:
             kwargs[f.name] = _convert(hints[f.name], data[f.name], f"{where}.{f.name}")
@@ -314,9 +317,12 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
     if origin is typing.Literal:
         if value in typing.get_args(hint):
             return value
-        raise BadActionError(N_("{where}: {value!r} is not one of {choices}."),
-                             where=where, value=value,
-                             choices=", ".join(map(str, typing.get_args(hint))))
+        raise BadActionError(
+            N_("{where}: {value!r} is not one of {choices}."),
+            where=where,
+            value=value,
+            choices=", ".join(map(str, typing.get_args(hint))),
+        )
     if origin is tuple:
         args = typing.get_args(hint)
         if not isinstance(value, list | tuple):
@@ -349,8 +355,9 @@ def _convert(hint: Any, value: Any, where: str) -> Any:
                 raise ValueError
             return Fraction(value)
         except (ValueError, ZeroDivisionError):
-            raise BadActionError(N_("{where}: expected a number like 3 or \"3/2\"."),
-                                 where=where) from None
+            raise BadActionError(
+                N_('{where}: expected a number like 3 or "3/2".'), where=where
+            ) from None
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         if not isinstance(value, Mapping):
             raise BadActionError(N_("{where}: expected an object."), where=where)
@@ -396,17 +403,26 @@ def check_options(specs: Sequence[OptionSpec], options: Mapping[str, Any]) -> di
             if isinstance(value, bool) or not isinstance(value, int):
                 raise SetupError(N_("Option {name} must be a whole number."), name=spec.name)
             if spec.minimum is not None and value < spec.minimum:
-                raise SetupError(N_("Option {name} must be at least {minimum}."),
-                                 name=spec.name, minimum=spec.minimum)
+                raise SetupError(
+                    N_("Option {name} must be at least {minimum}."),
+                    name=spec.name,
+                    minimum=spec.minimum,
+                )
             if spec.maximum is not None and value > spec.maximum:
-                raise SetupError(N_("Option {name} must be at most {maximum}."),
-                                 name=spec.name, maximum=spec.maximum)
+                raise SetupError(
+                    N_("Option {name} must be at most {maximum}."),
+                    name=spec.name,
+                    maximum=spec.maximum,
+                )
         if spec.kind is str:
             if not isinstance(value, str):
                 raise SetupError(N_("Option {name} must be text."), name=spec.name)
             if spec.choices and value not in spec.choices:
-                raise SetupError(N_("Option {name} must be one of {choices}."),
-                                 name=spec.name, choices=", ".join(spec.choices))
+                raise SetupError(
+                    N_("Option {name} must be one of {choices}."),
+                    name=spec.name,
+                    choices=", ".join(spec.choices),
+                )
         out[spec.name] = value
     return out
 

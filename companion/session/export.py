@@ -37,7 +37,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
-from companion.rules import find_game
+from companion.games import find_game
 from companion.rules.base import N_, Outcome, Player, RuleError
 from companion.session.log import ReplayError, replay
 from companion.session.results import BULK, SessionResult, local_time, session_results

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.rules import GameInfo, find_game
+from companion.games import GameInfo, find_game
 from companion.rules.base import N_, Game, Outcome, RuleError
 from companion.session.log import Stacks
 from companion.session.store import Entry, SessionRow, Store, StoreError

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules import GameInfo, find_game
+from companion.games import GameInfo, find_game
 from companion.rules.base import (
     N_,
     Action,

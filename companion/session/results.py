@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from fractions import Fraction
 from typing import Any
 
-from companion.rules import find_game
+from companion.games import find_game
 from companion.rules.base import RuleError
 from companion.session.store import Store
 

@@ -23,12 +23,12 @@ from typing import Any, ClassVar, TypeVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from companion.games import find_game
 from companion.i18n import N_, _, set_language
-from companion.rules import find_game
 from companion.rules.base import Player, seat_players
 from companion.session.live import Clock, LiveSession, SystemClock
 from companion.session.store import Store
-from companion.ui.translate import translate_bindings
+from companion.widgets.translate import translate_bindings
 
 T = TypeVar("T")
 
@@ -42,8 +42,9 @@ class CompanionApp(App[None]):
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
     ]
 
-    def __init__(self, store: Store, lang: str, clock: Clock, rng: random.Random | None,
-                 audio: Any = None) -> None:
+    def __init__(
+        self, store: Store, lang: str, clock: Clock, rng: random.Random | None, audio: Any = None
+    ) -> None:
         super().__init__()
         self.store = store
         self.lang = lang
@@ -93,29 +94,37 @@ class CompanionApp(App[None]):
         """True while a submitted write has not been committed and rendered yet."""
         return self._inflight > 0
 
-    async def run_action(self, action: Any, default_namespace: Any = None,
-                         namespaces: Any = None) -> bool:
-        """Keys bound on a game screen wait for the commits typed before them.
+    async def run_action(
+        self, action: Any, default_namespace: Any = None, namespaces: Any = None
+    ) -> bool:
+        """Keys bound on a game screen wait for the commits typed before them, and a
+        key the game's guide does not allow now says why instead of doing nothing.
 
         A game screen judges a key (``check_action``) against its current state. A key
         typed while the previous action is still being written would be judged
         against the old state and could be dropped or misapplied; instead it is
         queued and run, in order, once the commits before it have landed.
         """
-        from companion.ui.game_screen import GameScreen
+        from companion.widgets.game_screen import GameScreen
 
-        if (self._inflight and isinstance(default_namespace, GameScreen)
-                and default_namespace is self.screen):
-            self._typed.append((action, default_namespace))
-            return True
+        if default_namespace is self.screen and isinstance(default_namespace, GameScreen):
+            if self._inflight:
+                self._typed.append((action, default_namespace))
+                return True
+            if isinstance(action, str) and default_namespace.refuse(action):
+                return True
         return await super().run_action(action, default_namespace, namespaces)
 
     async def _run_typed(self) -> None:
+        from companion.widgets.game_screen import GameScreen
+
         while self._typed and not self._inflight:
             action, screen = self._typed.pop(0)
             if screen is not self.screen:
                 self._typed.clear()  # a dialog opened: later keys were meant for it
                 return
+            if isinstance(screen, GameScreen) and isinstance(action, str) and screen.refuse(action):
+                continue
             await super().run_action(action, screen)
 
     async def settle(self, timeout: float = 10.0) -> None:
@@ -136,13 +145,26 @@ class CompanionApp(App[None]):
 
         self.push_screen(HomeScreen())
 
-    def start_session(self, game_id: str, players: Sequence[Player] | Sequence[str],
-                      options: dict[str, Any] | None = None) -> LiveSession:
+    def start_session(
+        self,
+        game_id: str,
+        players: Sequence[Player] | Sequence[str],
+        options: dict[str, Any] | None = None,
+    ) -> LiveSession:
         """Start a session (setup checked before anything is written) and show it."""
-        seated = (seat_players(list(players))  # type: ignore[arg-type]
-                  if players and isinstance(players[0], str) else tuple(players))
-        live = LiveSession.start(self.store, find_game(game_id).id, seated,  # type: ignore[arg-type]
-                                 options or {}, clock=self.clock, rng=self.rng)
+        seated = (
+            seat_players(list(players))  # type: ignore[arg-type]
+            if players and isinstance(players[0], str)
+            else tuple(players)
+        )
+        live = LiveSession.start(
+            self.store,
+            find_game(game_id).id,
+            seated,  # type: ignore[arg-type]
+            options or {},
+            clock=self.clock,
+            rng=self.rng,
+        )
         self.open_session(live)
         return live
 
@@ -152,9 +174,7 @@ class CompanionApp(App[None]):
         return live
 
     def open_session(self, live: LiveSession) -> None:
-        from companion.ui.games import screen_for
-
-        self.push_screen(screen_for(live))
+        self.push_screen(live.info.screen.load()(live))
 
     async def action_quit(self) -> None:
         # Every accepted action is already committed; wait for the ones in flight.
@@ -166,8 +186,13 @@ class CompanionApp(App[None]):
         self.store.close()
 
 
-def make_app(db_path: str | Path, lang: str = "en", clock: Clock | None = None,
-             rng: random.Random | None = None, audio: Any = None) -> CompanionApp:
+def make_app(
+    db_path: str | Path,
+    lang: str = "en",
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+    audio: Any = None,
+) -> CompanionApp:
     """Build the app on the database at ``db_path`` (``StoreError`` if unusable)."""
     set_language(lang)
     store = Store.open(db_path)

@@ -23,8 +23,8 @@ from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Footer, Header, Input, Label, Select
 
+from companion.games import GAMES
 from companion.i18n import N_, _, ngettext
-from companion.rules import GAMES
 from companion.session.results import (
     HistoryFilter,
     SessionResult,
@@ -35,7 +35,6 @@ from companion.session.results import (
     query_results,
 )
 from companion.session.store import Store
-from companion.ui.dialogs import ConfirmDialog
 from companion.ui.history_export import start_export, start_import
 from companion.ui.history_format import (
     duration,
@@ -45,7 +44,8 @@ from companion.ui.history_format import (
     when,
     winners_text,
 )
-from companion.ui.translate import translate_bindings
+from companion.widgets.dialogs import ConfirmDialog
+from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp

@@ -32,8 +32,8 @@ from companion.session.export import (
 )
 from companion.session.results import session_results
 from companion.session.store import Store
-from companion.ui.dialogs import ChoiceDialog, PromptDialog
-from companion.ui.translate import translate_bindings
+from companion.widgets.dialogs import ChoiceDialog, PromptDialog
+from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp

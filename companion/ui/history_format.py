@@ -10,8 +10,8 @@ import re
 from collections.abc import Mapping
 from datetime import tzinfo
 
+from companion.games import find_game
 from companion.i18n import N_, _
-from companion.rules import find_game
 from companion.rules.base import RuleError
 from companion.session.results import SessionResult, local_time
 

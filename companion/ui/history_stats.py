@@ -20,8 +20,8 @@ from companion.session.results import HistoryFilter, SessionResult, query_result
 from companion.session.stats import Statistics, compute, head_to_head, player_plays, rate
 from companion.session.store import Store
 from companion.ui.history_format import duration, game_name, number, percent, side_label
-from companion.ui.translate import translate_bindings
-from companion.ui.widgets.wide_plot import WidePlot
+from companion.widgets.translate import translate_bindings
+from companion.widgets.wide_plot import WidePlot
 
 TABS = ("stats-players", "stats-games", "stats-h2h", "stats-charts")
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -13,12 +13,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, OptionList
 from textual.widgets.option_list import Option
 
+from companion.games import GAMES, find_game
 from companion.i18n import N_, _
-from companion.rules import GAMES, find_game
 from companion.session.store import SessionRow, StoreError
-from companion.ui.dialogs import ConfirmDialog, ResumeDialog
-from companion.ui.games import playable
-from companion.ui.translate import translate_bindings
+from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog
+from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
@@ -52,7 +51,7 @@ class HomeScreen(Screen[None]):
     """The first screen. Lists all five games in the chosen language."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "focus_games", N_("New session")),
+        Binding("n", "new_session", N_("New session")),
         Binding("r", "resume", N_("Resume")),
         Binding("a", "abandon", N_("Abandon")),
         Binding("h", "history", N_("History")),
@@ -87,19 +86,17 @@ class HomeScreen(Screen[None]):
         lang = self.companion.lang
         games = self.query_one("#games", OptionList)
         for info in GAMES:
-            if playable(info):
-                games.add_option(Option(info.name(lang), id=info.id))
-            else:
-                label = Text(info.name(lang))
-                label.append("  " + _("(not yet available)"), style="dim italic")
-                games.add_option(Option(label, id=info.id, disabled=True))
+            games.add_option(Option(info.name(lang), id=info.id))
         for table_id in ("#unfinished", "#past"):
             table = self.query_one(table_id, DataTable)
-            table.add_columns(_("Started"), _("Game"), _("Players"),
-                              _("Winners") if table_id == "#past" else _("Entries"))
+            table.add_columns(
+                _("Started"),
+                _("Game"),
+                _("Players"),
+                _("Winners") if table_id == "#past" else _("Entries"),
+            )
         self.reload()
-        games.highlighted = next(
-            (i for i, info in enumerate(GAMES) if playable(info)), None)
+        games.highlighted = 0
         games.focus()
         unfinished = self.companion.store.sessions(status="active")
         if unfinished:
@@ -114,16 +111,26 @@ class HomeScreen(Screen[None]):
         unfinished = self.query_one("#unfinished", DataTable)
         unfinished.clear()
         for row in store.sessions(status="active"):
-            unfinished.add_row(short_time(row.started_at), game_name(row.game, lang),
-                               player_names(row), str(store.last_seq(row.id)), key=row.id)
+            unfinished.add_row(
+                short_time(row.started_at),
+                game_name(row.game, lang),
+                player_names(row),
+                str(store.last_seq(row.id)),
+                key=row.id,
+            )
         past = self.query_one("#past", DataTable)
         past.clear()
         for row in store.sessions(limit=PAST_LIMIT):
             if row.status == "active":
                 continue
             winners = winner_names(row) if row.status == "finished" else _("abandoned")
-            past.add_row(short_time(row.started_at), game_name(row.game, lang),
-                         player_names(row), winners, key=row.id)
+            past.add_row(
+                short_time(row.started_at),
+                game_name(row.game, lang),
+                player_names(row),
+                winners,
+                key=row.id,
+            )
 
     # ------------------------------------------------------------------ actions
 
@@ -137,8 +144,14 @@ class HomeScreen(Screen[None]):
         if event.data_table.id == "unfinished" and event.row_key.value:
             self._resume_chosen(event.row_key.value)
 
-    def action_focus_games(self) -> None:
-        self.query_one("#games", OptionList).focus()
+    def action_new_session(self) -> None:
+        """The form for the highlighted game (the first one if none is)."""
+        from companion.ui.new_session import NewSessionScreen
+
+        games = self.query_one("#games", OptionList)
+        index = games.highlighted if games.highlighted is not None else 0
+        games.focus()
+        self.app.push_screen(NewSessionScreen(GAMES[index]))
 
     def _selected_unfinished(self) -> str | None:
         table = self.query_one("#unfinished", DataTable)
@@ -160,8 +173,11 @@ class HomeScreen(Screen[None]):
         try:
             self.companion.resume_session(session_id)
         except (StoreError, Exception) as exc:  # a log that no longer replays, a lost game
-            self.notify(_("Cannot resume this session: {error}").format(error=exc),
-                        severity="error", timeout=10)
+            self.notify(
+                _("Cannot resume this session: {error}").format(error=exc),
+                severity="error",
+                timeout=10,
+            )
 
     def action_abandon(self) -> None:
         sid = self._selected_unfinished()
@@ -174,8 +190,8 @@ class HomeScreen(Screen[None]):
                 self.reload()
 
         self.app.push_screen(
-            ConfirmDialog(_("Abandon this session? It stays in the history, marked.")),
-            confirmed)
+            ConfirmDialog(_("Abandon this session? It stays in the history, marked.")), confirmed
+        )
 
     def action_history(self) -> None:
         if importlib.util.find_spec("companion.ui.history") is None:
@@ -184,3 +200,21 @@ class HomeScreen(Screen[None]):
         from companion.ui.history import HistoryScreen
 
         self.app.push_screen(HistoryScreen())
+
+
+class ResumeDialog(ChoiceDialog):
+    """Offered at start when unfinished sessions exist: pick one, or not now."""
+
+    def __init__(self, sessions: Sequence[SessionRow], lang: str) -> None:
+        choices = [
+            (
+                row.id,
+                f"{short_time(row.started_at)}  {game_name(row.game, lang)}  ({player_names(row)})",
+            )
+            for row in sessions
+        ]
+        choices.append(("", _("Not now")))
+        super().__init__(_("Continue an unfinished session?"), choices)
+
+    def answer(self, option_id: str | None) -> str | None:
+        return option_id or None  # "Not now" has the empty id

@@ -17,21 +17,43 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Select, Switch
 from textual.widgets.option_list import Option
 
+from companion.games import GameInfo
 from companion.i18n import N_, _
-from companion.rules import GameInfo
 from companion.rules.base import OptionSpec, Player, RuleError
 from companion.session.store import StoreError
-from companion.ui.translate import translate_bindings
+from companion.widgets.dialogs import ConfirmDialog
+from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
 
-COLOURS = ("red", "yellow", "green", "blue", "purple", "orange", "pink", "white",
-           "black", "grey", "brown", "cyan")
+COLOURS = (
+    "red",
+    "yellow",
+    "green",
+    "blue",
+    "purple",
+    "orange",
+    "pink",
+    "white",
+    "black",
+    "grey",
+    "brown",
+    "cyan",
+)
 COLOUR_NAMES = {
-    "red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue"),
-    "purple": N_("purple"), "orange": N_("orange"), "pink": N_("pink"), "white": N_("white"),
-    "black": N_("black"), "grey": N_("grey"), "brown": N_("brown"), "cyan": N_("cyan"),
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+    "orange": N_("orange"),
+    "pink": N_("pink"),
+    "white": N_("white"),
+    "black": N_("black"),
+    "grey": N_("grey"),
+    "brown": N_("brown"),
+    "cyan": N_("cyan"),
 }
 
 
@@ -46,9 +68,13 @@ def check_birth_date(text: str) -> str | None:
     """An error message, or None if ``text`` is empty or a real YYYY-MM-DD date."""
     if not text.strip():
         return None
+    clean = text.strip()
     try:
-        day = dt.date.fromisoformat(text.strip())
+        day = dt.date.fromisoformat(clean)
     except ValueError:
+        parts = clean.split("-")
+        if len(parts) == 3 and all(part.isdigit() for part in parts) and len(parts[0]) == 4:
+            return _("{date} is not a real date (that month has no such day).").format(date=clean)
         return _("A birth date is written YYYY-MM-DD, e.g. 2012-05-31.")
     if day > dt.date.today():
         return _("A birth date cannot be in the future.")
@@ -93,9 +119,11 @@ class PlayerDialog(ModalScreen[Seat | None]):
         Binding("ctrl+s", "save", N_("Save")),
     ]
 
-    def __init__(self, seat: Seat) -> None:
+    def __init__(self, seat: Seat, taken: dict[str, str] | None = None) -> None:
         super().__init__()
         self.seat = seat
+        self.taken = taken or {}
+        """Colours other seats already have: colour → that seat's name."""
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -103,8 +131,12 @@ class PlayerDialog(ModalScreen[Seat | None]):
             yield Label(_("Name"))
             yield Input(self.seat.name, id="player-name")
             yield Label(_("Colour"))
-            yield Select([(_(COLOUR_NAMES[c]), c) for c in COLOURS], value=self.seat.colour
-                         or Select.BLANK, id="player-colour", allow_blank=True)
+            yield Select(
+                [(_(COLOUR_NAMES[c]), c) for c in COLOURS],
+                value=self.seat.colour or Select.BLANK,
+                id="player-colour",
+                allow_blank=True,
+            )
             yield Label(_("Birth date (optional, YYYY-MM-DD)"))
             yield Input(self.seat.birth_date or "", id="player-birth", placeholder="2012-05-31")
             yield Label("", id="player-error", classes="error")
@@ -118,6 +150,10 @@ class PlayerDialog(ModalScreen[Seat | None]):
         birth = self.query_one("#player-birth", Input).value.strip()
         colour = self.query_one("#player-colour", Select).value
         problem = _("A player needs a name.") if not name else check_birth_date(birth)
+        if not problem and isinstance(colour, str) and colour in self.taken:
+            problem = _("{name} already plays {colour}; pick another colour.").format(
+                name=self.taken[colour], colour=_(COLOUR_NAMES.get(colour, colour))
+            )
         if problem:
             self.query_one("#player-error", Label).update(problem)
             return
@@ -125,6 +161,11 @@ class PlayerDialog(ModalScreen[Seat | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class OptionsColumn(VerticalScroll, can_focus=False):
+    """The options scroll with the mouse or with the fields inside; the column itself
+    is no Tab stop (text typed into it vanished)."""
 
 
 class NewSessionScreen(Screen[None]):
@@ -157,11 +198,12 @@ class NewSessionScreen(Screen[None]):
                 yield Input(id="new-name", placeholder=_("Name"))
                 yield Label(_("Known players (enter to seat)"), classes="section-title")
                 yield OptionList(id="roster")
+                yield Label(_("No known players yet."), id="roster-empty", classes="hint")
             with Vertical(id="seat-column"):
                 yield Label(_("Seating order (clockwise)"), classes="section-title")
                 yield SeatTable(id="seats")
                 yield Label("", id="setup-error", classes="error")
-            with VerticalScroll(id="options-column"):
+            with OptionsColumn(id="options-column"):
                 yield Label(_("Options"), classes="section-title")
                 for spec in self.game.options:
                     yield Label(_(spec.label), classes="option-label")
@@ -173,11 +215,16 @@ class NewSessionScreen(Screen[None]):
         if spec.kind is bool:
             return Switch(bool(spec.default), id=wid)
         if spec.kind is int:
-            return Input(str(spec.default if spec.default is not None else ""), id=wid,
-                         type="integer")
+            return Input(
+                str(spec.default if spec.default is not None else ""), id=wid, type="integer"
+            )
         if spec.choices:
-            return Select([(_(c), c) for c in spec.choices], value=str(spec.default),
-                          allow_blank=False, id=wid)
+            return Select(
+                [(_(c), c) for c in spec.choices],
+                value=str(spec.default),
+                allow_blank=False,
+                id=wid,
+            )
         return Input(str(spec.default or ""), id=wid)
 
     def on_mount(self) -> None:
@@ -187,12 +234,16 @@ class NewSessionScreen(Screen[None]):
         roster = self.query_one("#roster", OptionList)
         for entry in self.companion.store.roster():
             roster.add_option(Option(entry.name, id=entry.name))
+        # An empty list would be a Tab stop where typed names vanish.
+        roster.display = roster.option_count > 0
+        self.query_one("#roster-empty", Label).display = roster.option_count == 0
+        if roster.option_count:
+            roster.highlighted = 0
         self.query_one("#new-name", Input).focus()
 
     # ------------------------------------------------------------------ seats
 
-    def add_seat(self, name: str, colour: str | None = None,
-                 birth_date: str | None = None) -> None:
+    def add_seat(self, name: str, colour: str | None = None, birth_date: str | None = None) -> None:
         clean = name.strip()
         if not clean:
             return
@@ -217,6 +268,8 @@ class NewSessionScreen(Screen[None]):
         if 0 <= row < len(self.seats):
             del self.seats[row]
             self.render_seats()
+            if self.seats:  # the cursor stays on the seat that took the removed one's place
+                self.query_one(SeatTable).move_cursor(row=min(row, len(self.seats) - 1))
 
     def edit_seat(self, row: int) -> None:
         if not 0 <= row < len(self.seats):
@@ -224,22 +277,29 @@ class NewSessionScreen(Screen[None]):
 
         def done(seat: Seat | None) -> None:
             if seat is not None:
-                clash = any(s.name.casefold() == seat.name.casefold()
-                            for i, s in enumerate(self.seats) if i != row)
+                clash = any(
+                    s.name.casefold() == seat.name.casefold()
+                    for i, s in enumerate(self.seats)
+                    if i != row
+                )
                 if clash:
                     self.show_error(_("{name} is already seated.").format(name=seat.name))
                     return
                 self.seats[row] = seat
                 self.render_seats()
 
-        self.app.push_screen(PlayerDialog(self.seats[row]), done)
+        taken = {s.colour: s.name for i, s in enumerate(self.seats) if i != row and s.colour}
+        self.app.push_screen(PlayerDialog(self.seats[row], taken), done)
 
     def render_seats(self) -> None:
         table = self.query_one(SeatTable)
+        cursor = table.cursor_row
         table.clear()
         for i, seat in enumerate(self.seats, start=1):
             colour = _(COLOUR_NAMES[seat.colour]) if seat.colour in COLOUR_NAMES else ""
             table.add_row(str(i), seat.name, colour, seat.birth_date or "")
+        if self.seats:
+            table.move_cursor(row=max(0, min(cursor, len(self.seats) - 1)))
 
     def show_error(self, message: str) -> None:
         self.query_one("#setup-error", Label).update(message)
@@ -269,22 +329,32 @@ class NewSessionScreen(Screen[None]):
                     try:
                         out[spec.name] = int(text) if text else spec.default
                     except ValueError:
-                        raise ValueError(_("{option}: {value!r} is not a whole number.").format(
-                            option=_(spec.label), value=text)) from None
+                        raise ValueError(
+                            _("{option}: {value!r} is not a whole number.").format(
+                                option=_(spec.label), value=text
+                            )
+                        ) from None
                 else:
                     out[spec.name] = text
         return out
 
     def action_start(self) -> None:
-        players = tuple(replace(Player(f"p{i}", s.name), colour=s.colour,
-                                birth_date=s.birth_date)
-                        for i, s in enumerate(self.seats, start=1))
+        players = tuple(
+            replace(Player(f"p{i}", s.name), colour=s.colour, birth_date=s.birth_date)
+            for i, s in enumerate(self.seats, start=1)
+        )
         try:
             options = self.read_options()
             from companion.session.live import LiveSession
 
-            live = LiveSession.start(self.companion.store, self.info.id, players, options,
-                                     clock=self.companion.clock, rng=self.companion.rng)
+            live = LiveSession.start(
+                self.companion.store,
+                self.info.id,
+                players,
+                options,
+                clock=self.companion.clock,
+                rng=self.companion.rng,
+            )
         except RuleError as exc:
             self.show_error(exc.render(_))
             return
@@ -297,4 +367,18 @@ class NewSessionScreen(Screen[None]):
         self.companion.open_session(live)
 
     def action_cancel(self) -> None:
-        self.dismiss()
+        """Back to home; with players seated, ask first (they would be dropped)."""
+        if not self.seats:
+            self.dismiss()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss()
+
+        self.app.push_screen(
+            ConfirmDialog(
+                _("Leave this form? The {n} seated players are dropped.").format(n=len(self.seats))
+            ),
+            answered,
+        )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.games.scorepad.board import ScorepadView
 from companion.i18n import set_language
 from companion.ui.board import BoardApp, make_board
-from companion.ui.board.views.generic import GenericView
-from companion.ui.board.views.scorepad import ScorepadView
-from companion.ui.board.widgets import Standings
+from companion.widgets.board_generic import GenericView
+from companion.widgets.board_parts import Standings
 
 
 def screen_text(app: BoardApp) -> str:
@@ -73,19 +73,18 @@ async def test_board_in_chinese(tmp_path: Path, start_writer) -> None:
         set_language("en")
 
 
-async def test_a_game_without_a_view_gets_the_generic_view(
+async def test_a_game_this_version_does_not_know_gets_the_generic_view(
     tmp_path: Path, start_writer, monkeypatch
 ) -> None:
-    from companion.rules import GameInfo
+    from companion.session.follow import Snapshot
     from companion.ui.board import app as board_app
-    from companion.ui.board.views import view_class
+    from companion.ui.board.app import view_class
 
-    future = GameInfo("future-game", "Future", "未来", "companion.rules.future_game")
-    assert view_class(future) is GenericView
+    assert view_class(Snapshot(version=1)) is GenericView
     db = tmp_path / "c.db"
     writer = start_writer(db, "scorepad", ["Ann", "Bo"])
     report = writer.send({"type": "score", "player": "p2", "points": 4})
-    monkeypatch.setattr(board_app, "view_class", lambda info: GenericView)
+    monkeypatch.setattr(board_app, "view_class", lambda snapshot: GenericView)
     app = make_board(db, poll_interval=0.01)
     async with app.run_test(size=(120, 40)) as pilot:
         await app.caught_up(report["seq"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.ui.board.bigtext import BigText, best_scale, bitmap, render_lines, size_at
+from companion.widgets.bigtext import BigText, best_scale, bitmap, render_lines, size_at
 
 
 def test_scale_one_packs_two_pixel_rows_per_line() -> None:

@@ -6,13 +6,13 @@ import random
 import re
 from pathlib import Path
 
+from companion.games.cat_box.board import CatBoxView
+from companion.games.cat_box.prepare import deal_for
+from companion.games.meowfia.board import MeowfiaView
+from companion.games.shadow_cats.board import ShadowCatsView
+from companion.games.shadow_cats.prepare import default_roster, random_setup
 from companion.rules.base import action_to_json, seat_players
-from companion.session.cat_box_cards import deal_for
-from companion.session.shadow_cats import default_roster, random_setup
 from companion.ui.board import BoardApp, make_board
-from companion.ui.board.views.cat_box import CatBoxView
-from companion.ui.board.views.meowfia import MeowfiaView
-from companion.ui.board.views.shadow_cats import ShadowCatsView
 
 
 def screen_text(app: BoardApp) -> str:

@@ -18,12 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from companion.i18n import set_language
-from companion.rules import find_game
-from companion.rules.base import Action, Player, RuleError, action_to_json, seat_players
-from companion.rules.cat_box import CatBoxState, Open, Pass, Retire, Roll
-from companion.rules.cat_box import Place as CatPlace
-from companion.rules.meowfia import (
+from companion.games import find_game
+from companion.games.cat_box.board import CatBoxView
+from companion.games.cat_box.prepare import deal_for, roll_dice
+from companion.games.cat_box.rules import CatBoxState, Open, Pass, Retire, Roll
+from companion.games.cat_box.rules import Place as CatPlace
+from companion.games.meowfia.board import PLAYER_GAP, MeowfiaView
+from companion.games.meowfia.rules import (
     BUILDINGS,
     Abstain,
     Identify,
@@ -37,7 +38,15 @@ from companion.rules.meowfia import (
     Start,
     Vote,
 )
-from companion.rules.shadow_cats.actions import (
+from companion.games.shadow_cats.board import ShadowCatsView
+from companion.games.shadow_cats.prepare import (
+    default_roster,
+    random_setup,
+    roll_d100,
+    roll_move,
+    roll_start,
+)
+from companion.games.shadow_cats.rules.actions import (
     Attack,
     EndTurn,
     FinalIdentities,
@@ -46,22 +55,13 @@ from companion.rules.shadow_cats.actions import (
     Move,
     Place,
 )
-from companion.rules.shadow_cats.actions import Reveal as ShadowReveal
-from companion.rules.shadow_cats.board import LOCATIONS
-from companion.rules.shadow_cats.state import ShadowState
-from companion.session.cat_box_cards import deal_for, roll_dice
+from companion.games.shadow_cats.rules.actions import Reveal as ShadowReveal
+from companion.games.shadow_cats.rules.board import LOCATIONS
+from companion.games.shadow_cats.rules.state import ShadowState
+from companion.i18n import set_language
+from companion.rules.base import Action, Player, RuleError, action_to_json, seat_players
 from companion.session.follow import Snapshot, _Folded
-from companion.session.shadow_cats import (
-    default_roster,
-    random_setup,
-    roll_d100,
-    roll_move,
-    roll_start,
-)
 from companion.session.store import Entry, SessionRow
-from companion.ui.board.views.cat_box import CatBoxView
-from companion.ui.board.views.meowfia import PLAYER_GAP, MeowfiaView
-from companion.ui.board.views.shadow_cats import ShadowCatsView
 
 NAMES = ["Xan", "Yuri", "Zed", "Quin", "Vik", "Wren", "Jox", "Kip", "Lum", "Mox"]
 ROLES = ["Cat Burglar", "Night Owl"]

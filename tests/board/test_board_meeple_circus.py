@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.games.meeple_circus.board import MeepleCircusView, clock_text
 from companion.ui.board import make_board
-from companion.ui.board.bigtext import BigNumber
-from companion.ui.board.views.meeple_circus import MeepleCircusView, clock_text
+from companion.widgets.bigtext import BigNumber
 
 S = 1_000_000_000
 T0 = 5_000 * S  # the host's monotonic time when the music started

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.base import Action, seat_players
-from companion.rules.cat_box import (
+from companion.games.cat_box.rules import (
     GAME,
     BoxCard,
     CardSet,
@@ -16,6 +15,7 @@ from companion.rules.cat_box import (
     Place,
     Roll,
 )
+from companion.rules.base import Action, seat_players
 
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy")
 

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.base import DataFileError
-from companion.rules.cat_box import GAME, Deal, check_card_set, parse_card_file
-from companion.session.cat_box_cards import (
+from companion.games.cat_box.prepare import (
     deal_for,
     default_card_text,
     load_card_set,
     make_deal,
 )
+from companion.games.cat_box.rules import GAME, Deal, check_card_set, parse_card_file
+from companion.rules.base import DataFileError
 
 FILE = "my_cards.toml"
 

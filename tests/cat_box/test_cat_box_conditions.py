@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.cat_box.conditions import WORD_NAMES, WORDS, ConditionError, meets, parse
+from companion.games.cat_box.rules.conditions import WORD_NAMES, WORDS, ConditionError, meets, parse
 
 CASES = [
     # (condition, dice that meet it, dice that do not)

@@ -10,8 +10,8 @@ from pathlib import Path
 from cat_box_helpers import NAMES
 from test_cat_box_properties import choose
 
+from companion.games.cat_box.prepare import deal_for
 from companion.rules.base import RuleError, seat_players
-from companion.session.cat_box_cards import deal_for
 from companion.session.export import (
     dumps_document,
     parse_document,
@@ -49,7 +49,7 @@ def test_export_replays_to_the_same_outcome(tmp_path: Path) -> None:
 def test_a_host_card_file_is_in_the_export_and_replays_without_it(tmp_path: Path) -> None:
     from importlib.resources import files
 
-    text = files("companion.rules.cat_box").joinpath("default_cards.toml").read_text("utf-8")
+    text = files("companion.games.cat_box.rules").joinpath("default_cards.toml").read_text("utf-8")
     own = tmp_path / "ours.toml"
     own.write_text(
         text.replace('name = "Default cards', 'name = "Our cards')

@@ -8,8 +8,8 @@ from cat_box_helpers import NAMES, ledger_ok
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules.base import Action, GameOverError, RuleError, seat_players
-from companion.rules.cat_box import (
+from companion.games.cat_box.prepare import deal_for, roll_dice
+from companion.games.cat_box.rules import (
     GAME,
     AdjustTokens,
     CatBoxState,
@@ -22,7 +22,7 @@ from companion.rules.cat_box import (
     SetDice,
     UseEnvy,
 )
-from companion.session.cat_box_cards import deal_for, roll_dice
+from companion.rules.base import Action, GameOverError, RuleError, seat_players
 from companion.session.live import LiveSession
 from companion.session.log import replay
 from companion.session.store import Store

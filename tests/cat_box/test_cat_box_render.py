@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from cat_box_helpers import card, card_set, dealt, play, with_tokens
 
-from companion.i18n import set_language
-from companion.rules.cat_box import Retire, Roll
-from companion.ui.games.cat_box import _parse_dice
-from companion.ui.games.cat_box_render import (
+from companion.games.cat_box.render import (
     card_panel,
     check_lines,
     condition_label,
     notices_text,
     pieces_text,
 )
+from companion.games.cat_box.rules import Retire, Roll
+from companion.games.cat_box.screen import _parse_dice
+from companion.i18n import set_language
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_bust_line_names_the_cards_and_the_retired(zh: None) -> None:
 def test_roll_dialog_choices_normal_and_override() -> None:
     import random
 
-    from companion.ui.games.cat_box_dialogs import RollDialog
+    from companion.games.cat_box.dialogs import RollDialog
 
     cards = card_set(card("c7", 17, ("pair", "has:6")))
     state = with_tokens(dealt(cards=cards), "c6", ("p1",), ())

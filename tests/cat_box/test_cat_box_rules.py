@@ -16,16 +16,7 @@ from cat_box_helpers import (
     with_tokens,
 )
 
-from companion.rules.base import (
-    BadActionError,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    RuleError,
-    SetupError,
-    action_to_json,
-)
-from companion.rules.cat_box import (
+from companion.games.cat_box.rules import (
     GAME,
     AdjustTokens,
     CatBoxState,
@@ -38,6 +29,15 @@ from companion.rules.cat_box import (
     Roll,
     SetDice,
     UseEnvy,
+)
+from companion.rules.base import (
+    BadActionError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    RuleError,
+    SetupError,
+    action_to_json,
 )
 
 

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from companion.rules.cat_box import GAME, CatBoxState
+from companion.games.cat_box.dialogs import RollDialog
+from companion.games.cat_box.rules import GAME, CatBoxState
+from companion.games.cat_box.screen import CatBoxScreen
 from companion.session.clock import ManualClock
 from companion.session.export import (
     dumps_document,
@@ -17,9 +19,7 @@ from companion.session.export import (
     session_document,
 )
 from companion.ui.app import make_app
-from companion.ui.games.cat_box import CatBoxScreen
-from companion.ui.games.cat_box_dialogs import RollDialog
-from companion.ui.widgets.key_choice import KeyChoiceDialog
+from companion.widgets.key_choice import KeyChoiceDialog
 
 SIZE = (160, 50)
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -182,7 +182,7 @@ async def test_a_bad_card_file_is_reported_and_nothing_is_dealt(tmp_path: Path) 
         assert not live.state.dealt and live.entries == []
         assert "ours.toml" in text_of(screen, "#cb-banner")
         bad.write_text(bad.read_text("utf-8").replace('id = "a"', 'id = "a"\nname = "A"'), "utf-8")
-        from companion.session.cat_box_cards import default_card_text
+        from companion.games.cat_box.prepare import default_card_text
 
         bad.write_text(default_card_text(), "utf-8")
         await pilot.press("d")
@@ -196,7 +196,7 @@ async def type_text(pilot, text: str) -> None:
 
 
 async def test_envy_and_manual_changes_through_the_keys(tmp_path: Path) -> None:
-    from companion.ui.dialogs import PromptDialog
+    from companion.widgets.dialogs import PromptDialog
 
     app = make_app(tmp_path / "cb.db", lang="en", clock=ManualClock(), rng=random.Random(1))
     async with app.run_test(size=SIZE) as pilot:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import find_game
+from companion.games import find_game
+from companion.games.scorepad.rules import GAME, CloseRound, EndGame, Score
 from companion.rules.base import (
     BadActionError,
     GameOverError,
@@ -12,7 +13,6 @@ from companion.rules.base import (
     SetupError,
     seat_players,
 )
-from companion.rules.scorepad import GAME, CloseRound, EndGame, Score
 
 
 def start(names=("Ann", "Bo", "Cy"), **options):
@@ -26,7 +26,7 @@ def play(state, *actions):
 
 
 def test_registry_lists_five_games_in_both_languages():
-    from companion.rules import GAMES
+    from companion.games import GAMES
 
     assert [g.id for g in GAMES] == [
         "meeple-circus",
@@ -37,7 +37,7 @@ def test_registry_lists_five_games_in_both_languages():
     ]
     assert find_game("scorepad").name("zh") == "计分板"
     assert find_game("MEOWFIA").name("zh") == "喵喵咪呀"
-    assert find_game("scorepad").available
+    assert find_game("scorepad").load() is find_game("pad").rules
 
 
 def test_unknown_game_id_is_a_clear_error():

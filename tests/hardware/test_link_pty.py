@@ -12,10 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from companion.hardware.feed import to_press
-from companion.hardware.link import DevicePress
-from companion.hardware.simulator import FTDI, SimDeviceConfig, Transport
-from companion.rules.meeple_circus.timing import (
+from companion.games.meeple_circus.rules.timing import (
     Attempt,
     Performance,
     RecordedPress,
@@ -23,6 +20,9 @@ from companion.rules.meeple_circus.timing import (
     order_presses,
     tie_groups,
 )
+from companion.hardware.feed import to_press
+from companion.hardware.link import DevicePress
+from companion.hardware.simulator import FTDI, SimDeviceConfig, Transport
 from tests.hardware.conftest import wait_for
 
 SLOW = Transport(base_us=2000.0, jitter_us=3000.0, spike_prob=0.2, spike_us=20000.0)

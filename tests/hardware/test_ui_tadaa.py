@@ -13,14 +13,14 @@ import time
 import pytest
 from rich.console import Console
 
+from companion.games.meeple_circus.photo_finish import PhotoFinish
+from companion.games.meeple_circus.rules.actions import ChooseFirstPlayer, Prepare, StartPerformance
 from companion.hardware.config import TadaaConfig
 from companion.hardware.link import TadaaHub
 from companion.hardware.simulator import SimDeviceConfig, Simulator
-from companion.rules.meeple_circus.actions import ChooseFirstPlayer, Prepare, StartPerformance
 from companion.ui.app import make_app
-from companion.ui.widgets.button_map import ButtonMapScreen
-from companion.ui.widgets.device_status import DeviceStatusLine
-from companion.ui.widgets.photo_finish import PhotoFinish
+from companion.widgets.button_map import ButtonMapScreen
+from companion.widgets.device_status import DeviceStatusLine
 
 SIZE = (160, 50)
 

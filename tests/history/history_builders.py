@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from companion.games.scorepad.rules import GAME as SCOREPAD
+from companion.games.scorepad.rules import CloseRound, EndGame, Score
 from companion.rules.base import Outcome, Player, action_to_json, seat_players
-from companion.rules.scorepad import GAME as SCOREPAD
-from companion.rules.scorepad import CloseRound, EndGame, Score
 from companion.session.store import SessionRow, Store
 
 T0 = datetime(2026, 3, 1, 19, 0, tzinfo=UTC)

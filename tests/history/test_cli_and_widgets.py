@@ -19,7 +19,7 @@ from companion.session import export as ex
 from companion.session.live import LiveSession, NothingToRedoError, NothingToUndoError
 from companion.session.results import query_ids
 from companion.session.store import Store
-from companion.ui.widgets.wide_plot import fit_wide, fit_wide_line
+from companion.widgets.wide_plot import fit_wide, fit_wide_line
 
 
 def test_stats_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from history_builders import scorepad_session
 
-from companion.rules.base import seat_players
-from companion.rules.meeple_circus.actions import (
+from companion.games.meeple_circus.rules.actions import (
     ChooseFirstPlayer,
     EndPerformance,
     Prepare,
@@ -13,6 +12,7 @@ from companion.rules.meeple_circus.actions import (
     StartPerformance,
     VoidPress,
 )
+from companion.rules.base import seat_players
 from companion.session.clock import ManualClock
 from companion.session.detail import performances, round_key, session_detail
 from companion.session.export import bgstats_play

@@ -13,11 +13,11 @@ from companion.session import export as ex
 from companion.session.clock import ManualClock
 from companion.session.store import Store
 from companion.ui.app import make_app
-from companion.ui.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
-from companion.ui.game_screen import GameScreen
 from companion.ui.history import HistoryScreen
 from companion.ui.history_detail import SessionDetailScreen
 from companion.ui.history_stats import StatsScreen
+from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
+from companion.widgets.game_screen import GameScreen
 
 SIZE = (160, 50)
 
@@ -106,7 +106,7 @@ async def test_filter_open_export(tmp_path):
         assert [str(c) for c in rounds.get_row_at(1)] == ["round 2", "6", "5", "12"]
         timeline = detail.query_one("#detail-timeline", DataTable)
         cells = [str(timeline.get_row_at(i)[2]) for i in range(timeline.row_count)]
-        assert any("(undone)" in c for c in cells) and any("undo #" in c for c in cells)
+        assert any("(undone)" in c for c in cells) and any("Undone: " in c for c in cells)
         await pilot.press("2", "3", "4")  # every tab renders
         await pilot.pause()
         # Export it as JSON through the dialogs.

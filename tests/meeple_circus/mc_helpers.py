@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules.base import Action, Player, seat_players
-from companion.rules.meeple_circus import GAME
-from companion.rules.meeple_circus.actions import (
+from companion.games.meeple_circus.rules import GAME
+from companion.games.meeple_circus.rules.actions import (
     ChooseFirstPlayer,
     EndAct,
     EndPerformance,
@@ -18,7 +17,8 @@ from companion.rules.meeple_circus.actions import (
     ScorePlayer,
     StartPerformance,
 )
-from companion.rules.meeple_circus.state import CircusState
+from companion.games.meeple_circus.rules.state import CircusState
+from companion.rules.base import Action, Player, seat_players
 
 MS = 1_000_000
 SECOND = 1_000 * MS

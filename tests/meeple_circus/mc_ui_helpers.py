@@ -8,11 +8,11 @@ from pathlib import Path
 from rich.console import Console
 from textual.widgets import Input, Static
 
-from companion.rules.meeple_circus.state import CircusState
+from companion.games.meeple_circus.dialogs import ScoreDialog
+from companion.games.meeple_circus.rules.state import CircusState
+from companion.games.meeple_circus.screen import MeepleCircusScreen
 from companion.session.clock import ManualClock
-from companion.ui.games.meeple_circus import MeepleCircusScreen
-from companion.ui.games.meeple_circus_dialogs import ScoreDialog
-from companion.ui.widgets.countdown import Countdown
+from companion.widgets.countdown import Countdown
 
 SIZE = (160, 50)
 TRACK_SECONDS = {

@@ -6,9 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mc_helpers import MS, TRACK, Table, box, key
 
-from companion.rules.base import action_to_json, seat_players
-from companion.rules.meeple_circus import GAME
-from companion.rules.meeple_circus.actions import (
+from companion.games.meeple_circus.rules import GAME
+from companion.games.meeple_circus.rules.actions import (
     EndPerformance,
     FinishPerformance,
     Press,
@@ -18,6 +17,7 @@ from companion.rules.meeple_circus.actions import (
     StartPerformance,
     VoidPress,
 )
+from companion.rules.base import action_to_json, seat_players
 from companion.session.log import replay
 from companion.session.store import Entry
 

@@ -5,18 +5,8 @@ from __future__ import annotations
 import pytest
 from mc_helpers import MS, SECOND, TRACK, Table, box, key
 
-from companion.rules.base import (
-    BadActionError,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    Player,
-    SetupError,
-    action_to_json,
-    seat_players,
-)
-from companion.rules.meeple_circus import GAME
-from companion.rules.meeple_circus.actions import (
+from companion.games.meeple_circus.rules import GAME
+from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
     EndAct,
@@ -30,6 +20,16 @@ from companion.rules.meeple_circus.actions import (
     SettleTie,
     StartPerformance,
     VoidPress,
+)
+from companion.rules.base import (
+    BadActionError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    Player,
+    SetupError,
+    action_to_json,
+    seat_players,
 )
 
 # --------------------------------------------------------------------------- setup

@@ -14,6 +14,8 @@ from pathlib import Path
 from mc_ui_helpers import SIZE, FakeAudio, Table, plain, type_text
 from textual.widgets import Input, Static
 
+from companion.games.meeple_circus.dialogs import ScoreDialog
+from companion.games.meeple_circus.screen import KEYBOARD_UNCERTAINTY_NS
 from companion.rules.base import Player
 from companion.session.clock import ManualClock
 from companion.session.export import (
@@ -24,10 +26,8 @@ from companion.session.export import (
     sessions_document,
 )
 from companion.ui.app import make_app
-from companion.ui.dialogs import ChoiceDialog, ConfirmDialog
-from companion.ui.games.meeple_circus import KEYBOARD_UNCERTAINTY_NS
-from companion.ui.games.meeple_circus_dialogs import ScoreDialog
-from companion.ui.widgets.key_choice import KeyChoiceDialog
+from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog
+from companion.widgets.key_choice import KeyChoiceDialog
 
 
 async def test_three_acts_through_the_keys(tmp_path: Path, sounds: Path) -> None:

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from mc_ui_helpers import SIZE, FakeAudio, Table
 
-from companion.rules.meeple_circus.actions import Press
+from companion.games.meeple_circus.rules.actions import Press
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
-from companion.ui.dialogs import ResumeDialog
-from companion.ui.widgets.countdown import NS_PER_S, Countdown, format_remaining
+from companion.ui.home import ResumeDialog
+from companion.widgets.countdown import NS_PER_S, Countdown, format_remaining
 
 MS = 1_000_000
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from companion.rules.base import Action, seat_players
-from companion.rules.meowfia import (
+from companion.games.meowfia.rules import (
     GAME,
     Abstain,
     Inspect,
@@ -14,6 +13,7 @@ from companion.rules.meowfia import (
     Start,
     Vote,
 )
+from companion.rules.base import Action, seat_players
 
 NAMES6 = ("Ann", "Bo", "Cy", "Di", "Ed", "Fa")
 

@@ -9,8 +9,7 @@ from fractions import Fraction
 import pytest
 
 from companion.cli import main as cli_main
-from companion.rules.base import seat_players
-from companion.rules.meowfia import (
+from companion.games.meowfia.rules import (
     GAME,
     Abstain,
     Identify,
@@ -24,6 +23,7 @@ from companion.rules.meowfia import (
     Start,
     Vote,
 )
+from companion.rules.base import seat_players
 from companion.session.clock import ManualClock
 from companion.session.export import export_text, parse_document, replay_session
 from companion.session.live import LiveSession

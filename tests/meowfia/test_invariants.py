@@ -9,8 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules.base import Action, GameOverError, RuleError, seat_players
-from companion.rules.meowfia import (
+from companion.games.meowfia.rules import (
     BUILDINGS,
     GAME,
     Abstain,
@@ -29,6 +28,7 @@ from companion.rules.meowfia import (
     Start,
     Vote,
 )
+from companion.rules.base import Action, GameOverError, RuleError, seat_players
 from companion.session.live import LiveSession
 from companion.session.log import replay
 from companion.session.store import Store

@@ -15,18 +15,8 @@ from meowfia_play import (
     started,
 )
 
-from companion.rules import find_game
-from companion.rules.base import (
-    BadActionError,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    RuleError,
-    SetupError,
-    action_to_json,
-    seat_players,
-)
-from companion.rules.meowfia import (
+from companion.games import find_game
+from companion.games.meowfia.rules import (
     GAME,
     Abstain,
     Identify,
@@ -44,13 +34,23 @@ from companion.rules.meowfia import (
     Vote,
     format_weight,
 )
+from companion.rules.base import (
+    BadActionError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    RuleError,
+    SetupError,
+    action_to_json,
+    seat_players,
+)
 
 # ----------------------------------------------------------------------------- setup
 
 
 def test_registry_finds_the_game() -> None:
     info = find_game("miaomiao")
-    assert info.available
+    assert info.rules is GAME
     assert info.load() is GAME
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.games.shadow_cats.prepare import default_roster
+from companion.games.shadow_cats.rules import GAME
+from companion.games.shadow_cats.rules.actions import Place, Relocate, Setup
+from companion.games.shadow_cats.rules.board import SUMS
+from companion.games.shadow_cats.rules.state import ShadowState
 from companion.rules.base import Player, seat_players
-from companion.rules.shadow_cats import GAME
-from companion.rules.shadow_cats.actions import Place, Relocate, Setup
-from companion.rules.shadow_cats.board import SUMS
-from companion.rules.shadow_cats.state import ShadowState
-from companion.session.shadow_cats import default_roster
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 # centre Library; slots 1-6: Kingdom, Village (red), Warp, Shop (green), Demon, Forest (blue)

@@ -10,8 +10,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from companion.rules.base import Action, Player
-from companion.rules.shadow_cats.actions import (
+from companion.games.shadow_cats.prepare import (
+    default_roster,
+    random_setup,
+    roll_d100,
+    roll_move,
+    roll_start,
+)
+from companion.games.shadow_cats.rules.actions import (
     ALL_ACTIONS,
     IDENTITIES,
     Attack,
@@ -30,15 +36,9 @@ from companion.rules.shadow_cats.actions import (
     Reveal,
     TakeItem,
 )
-from companion.rules.shadow_cats.board import LOCATIONS
-from companion.rules.shadow_cats.state import ShadowState
-from companion.session.shadow_cats import (
-    default_roster,
-    random_setup,
-    roll_d100,
-    roll_move,
-    roll_start,
-)
+from companion.games.shadow_cats.rules.board import LOCATIONS
+from companion.games.shadow_cats.rules.state import ShadowState
+from companion.rules.base import Action, Player
 
 
 class Table:

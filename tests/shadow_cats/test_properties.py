@@ -9,9 +9,8 @@ from hypothesis import strategies as st
 from shadow_helpers import players
 from shadow_play import Table, junk_action
 
-from companion.rules.base import RuleError, action_to_json
-from companion.rules.shadow_cats import GAME
-from companion.rules.shadow_cats.actions import (
+from companion.games.shadow_cats.rules import GAME
+from companion.games.shadow_cats.rules.actions import (
     Attack,
     ChangeHp,
     CopyCharacter,
@@ -21,6 +20,7 @@ from companion.rules.shadow_cats.actions import (
     Move,
     Relocate,
 )
+from companion.rules.base import RuleError, action_to_json
 from companion.session.log import replay
 from companion.session.store import Entry
 

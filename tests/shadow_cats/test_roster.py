@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from shadow_helpers import PLAIN_TABLE, character, default_text, roster_text, sample_characters
 
+from companion.games.shadow_cats.rules.roster import DamageRow, expected_table_damage, parse_roster
 from companion.rules.base import DataFileError
-from companion.rules.shadow_cats.roster import DamageRow, expected_table_damage, parse_roster
 
 SOURCE_CHARACTERS = {
     # name: (nation, element) as the source lists them
@@ -298,9 +298,9 @@ def test_the_shipped_note_is_the_marked_one_and_has_chinese():
     """The default roster's warning is shown translated (its text is a marked string)."""
     from pathlib import Path
 
-    import companion.rules.shadow_cats as sc
+    import companion.games.shadow_cats.rules as sc
+    from companion.games.shadow_cats.rules.roster import DEFAULT_ROSTER_NOTE
     from companion.i18n import catalog
-    from companion.rules.shadow_cats.roster import DEFAULT_ROSTER_NOTE
 
     text = (Path(sc.__file__).parent / sc.DEFAULT_ROSTER_NAME).read_text(encoding="utf-8")
     assert f'note = "{DEFAULT_ROSTER_NOTE}"' in text

@@ -20,16 +20,8 @@ from shadow_helpers import (
     started,
 )
 
-from companion.rules.base import (
-    BadActionError,
-    GameOverError,
-    IllegalActionError,
-    NotYourTurnError,
-    RuleError,
-    SetupError,
-)
-from companion.rules.shadow_cats import GAME
-from companion.rules.shadow_cats.actions import (
+from companion.games.shadow_cats.rules import GAME
+from companion.games.shadow_cats.rules.actions import (
     Attack,
     ChangeHp,
     CopyCharacter,
@@ -46,13 +38,21 @@ from companion.rules.shadow_cats.actions import (
     Setup,
     TakeItem,
 )
-from companion.rules.shadow_cats.board import (
+from companion.games.shadow_cats.rules.board import (
     LOCATIONS,
     SUMS,
     location_for_sum,
     slot_distance,
 )
-from companion.rules.shadow_cats.state import BEATS, element_bonus
+from companion.games.shadow_cats.rules.state import BEATS, element_bonus
+from companion.rules.base import (
+    BadActionError,
+    GameOverError,
+    IllegalActionError,
+    NotYourTurnError,
+    RuleError,
+    SetupError,
+)
 
 # --------------------------------------------------------------------------- helpers
 

@@ -10,10 +10,10 @@ import pytest
 from shadow_helpers import players, roster_text
 from shadow_play import Table
 
+from companion.games.shadow_cats import prepare as sc
+from companion.games.shadow_cats.rules import GAME
+from companion.games.shadow_cats.rules.board import SUMS
 from companion.rules.base import DataFileError, RuleError
-from companion.rules.shadow_cats import GAME
-from companion.rules.shadow_cats.board import SUMS
-from companion.session import shadow_cats as sc
 from companion.session.clock import ManualClock
 from companion.session.export import (
     dumps_document,

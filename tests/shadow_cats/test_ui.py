@@ -6,14 +6,14 @@ import random
 
 from textual.widgets import Label, OptionList, Static
 
+from companion.games.shadow_cats.parts import DiceDialog
+from companion.games.shadow_cats.rules.board import SUMS
+from companion.games.shadow_cats.screen import ShadowCatsScreen
 from companion.i18n import set_language
-from companion.rules.shadow_cats.board import SUMS
 from companion.session.clock import ManualClock
 from companion.session.export import replay_session
 from companion.ui.app import make_app
-from companion.ui.dialogs import ChoiceDialog, PromptDialog
-from companion.ui.games.shadow_cats import ShadowCatsScreen
-from companion.ui.games.shadow_cats_parts import DiceDialog
+from companion.widgets.dialogs import ChoiceDialog, PromptDialog
 
 SIZE = (160, 50)
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]

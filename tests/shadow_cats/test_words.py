@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from shadow_helpers import placed
 
+from companion.games.shadow_cats.rules import GAME
+from companion.games.shadow_cats.rules.actions import Relocate, Reveal
+from companion.games.shadow_cats.rules.state import Notice
+from companion.games.shadow_cats.rules.words import render_params, word
 from companion.i18n import catalog
 from companion.rules.base import RuleError
-from companion.rules.shadow_cats import GAME
-from companion.rules.shadow_cats.actions import Relocate, Reveal
-from companion.rules.shadow_cats.state import Notice
-from companion.rules.shadow_cats.words import render_params, word
 
 
 def refusal(state, action):

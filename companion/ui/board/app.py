@@ -32,9 +32,9 @@ from textual.widgets import Static
 
 from companion.i18n import N_, _, set_language
 from companion.session.follow import Follower, Snapshot
-from companion.ui.board.views import view_class
-from companion.ui.board.views.base import BoardView
-from companion.ui.translate import translate_bindings
+from companion.widgets.board_generic import GenericView
+from companion.widgets.board_view import BoardView
+from companion.widgets.translate import translate_bindings
 
 POLL_INTERVAL = 0.02
 """Seconds between two ``PRAGMA data_version`` checks (cheap: no table is read)."""
@@ -42,6 +42,15 @@ RETRY_AFTER = 1.0
 """Seconds before polling again after an unexpected failure."""
 TICK_INTERVAL = 0.1
 """Seconds between two redraws of running clocks."""
+
+
+def view_class(snapshot: Snapshot) -> type[BoardView]:
+    """The followed game's own board view (from its registry record); the generic
+    view only for a session whose game this version does not know."""
+    if snapshot.info is None:
+        return GenericView
+    cls: type[BoardView] = snapshot.info.board.load()
+    return cls
 
 
 class WaitingView(BoardView):
@@ -129,7 +138,7 @@ class BoardApp(App[None]):
         key = (session.id, session.game) if session else None
         if key != self._view_key:
             view: BoardView = (
-                view_class(snapshot.info)(snapshot, self.lang)
+                view_class(snapshot)(snapshot, self.lang)
                 if session
                 else WaitingView(snapshot, self.lang)
             )

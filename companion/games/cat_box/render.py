@@ -1,0 +1,342 @@
+"""喵喵开箱: the state as Rich text — cards, player rows, the roll check, notices.
+
+Pure functions of the rules state (no widgets), so the screen and the roll dialog
+draw the same things the same way, and tests can read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from companion.games.cat_box.rules import BIG_TOKEN, CatBoxState, Notice, RollCheck
+from companion.games.cat_box.rules.conditions import ConditionError, Term, parse
+from companion.i18n import N_, _
+from companion.rules.base import Player, PlayerId
+
+PALETTE = (
+    "#e5484d",
+    "#f5d90a",
+    "#46a758",
+    "#3e63dd",
+    "#8e4ec6",
+    "#f76b15",
+    "#e93d82",
+    "#f0f0f0",
+    "#1c1c1c",
+    "#8b8d98",
+    "#a18072",
+    "#00a2c7",
+)
+"""Token colours by seat when a player has no colour; also the named colours' shades."""
+NAMED = {
+    "red": 0,
+    "yellow": 1,
+    "green": 2,
+    "blue": 3,
+    "purple": 4,
+    "orange": 5,
+    "pink": 6,
+    "white": 7,
+    "black": 8,
+    "grey": 9,
+    "gray": 9,
+    "brown": 10,
+    "cyan": 11,
+}
+DARK_TEXT = {1, 7, 11}
+"""Palette entries light enough to need dark digits on them."""
+
+STATUS = {
+    "active": N_("active"),
+    "busted": N_("hissed (bust)"),
+    "opened": N_("opened a box"),
+    "retired": N_("retired"),
+}
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+TERM_LABELS = {
+    "any": N_("any"),
+    "pair": N_("a pair"),
+    "two-pairs": N_("two pairs"),
+    "three-of-a-kind": N_("three of a kind"),
+    "four-of-a-kind": N_("four of a kind"),
+    "five-of-a-kind": N_("five of a kind"),
+    "kind": N_("{n} of a kind"),
+    "full-house": N_("full house"),
+    "straight": N_("straight of {n}"),
+    "has": N_("has {pips}"),
+    "no": N_("no {pips}"),
+    "distinct": N_("{n} different pips"),
+    "all-different": N_("all different"),
+    "all-odd": N_("all odd"),
+    "all-even": N_("all even"),
+    "sum": N_("sum {op} {n}"),
+}
+OPS = {">=": "≥", "<=": "≤", "=": "="}
+
+
+def condition_label(text: str) -> str:
+    """A tease condition in words of the current language (``pair & sum>=12`` →
+    ``a pair + sum ≥ 12``); the raw text if it does not parse."""
+    try:
+        condition = parse(text)
+    except ConditionError:
+        return text
+    return _(" or ").join(" + ".join(_term_label(t) for t in alt) for alt in condition.alternatives)
+
+
+def _term_label(term: Term) -> str:
+    return _(TERM_LABELS[term.word]).format(
+        n=term.number, pips=",".join(map(str, term.pips)), op=OPS.get(term.op, term.op)
+    )
+
+
+def colour_index(players: Sequence[Player], pid: PlayerId) -> int:
+    for seat, player in enumerate(players):
+        if player.id == pid:
+            if player.colour in NAMED:
+                return NAMED[player.colour]
+            return seat % len(PALETTE)
+    return 0
+
+
+def token(players: Sequence[Player], pid: PlayerId) -> Text:
+    """One token: the player's seat number on their colour."""
+    index = colour_index(players, pid)
+    seat = next((i for i, p in enumerate(players, start=1) if p.id == pid), 0)
+    ink = "black" if index in DARK_TEXT else "white"
+    return Text(str(seat), style=f"bold {ink} on {PALETTE[index]}")
+
+
+def player_label(players: Sequence[Player], pid: PlayerId) -> Text:
+    name = next((p.name for p in players if p.id == pid), pid)
+    return Text.assemble(token(players, pid), " ", name)
+
+
+def dice_text(dice: Sequence[int]) -> str:
+    return " ".join(str(d) for d in dice) if dice else "–"
+
+
+def pieces_text(owned: int) -> Text:
+    """Owned tokens as big (worth 5) and small pieces, and their total."""
+    big, small = divmod(owned, BIG_TOKEN)
+    out = Text()
+    if big:
+        out.append("■" * big, style="bold")
+        out.append(" ")
+    if small:
+        out.append("▪" * small)
+        out.append(" ")
+    out.append(f"= {owned}", style="dim")
+    return out
+
+
+def card_panel(state: CatBoxState, card_id: str, lang: str, check: RollCheck | None) -> Text:
+    """A displayed card: name, hiss value, score, envy pip, then one line per slot.
+
+    With a roll under way, a slot the dice meet is marked ✓ and a slot where the
+    token may go now is marked →; a card the total is above is marked hot.
+    """
+    card = state.card(card_id)
+    shown = state.displayed(card_id)
+    out = Text()
+    out.append(card.display_name(lang), style="bold")
+    out.append("\n")
+    hot = check is not None and card_id in check.too_hot
+    bust = check is not None and card_id in check.bust_cards
+    out.append(
+        _("hiss {n}").format(n=card.hiss), style="bold red" if bust or hot else "bold yellow"
+    )
+    out.append("  ")
+    out.append(_("score {n}").format(n=card.score), style="bold green")
+    out.append("  ")
+    out.append(_("envy {face}").format(face=DIE_FACES[card.envy.pip - 1]), style="magenta")
+    if bust:
+        out.append("  " + _("BUST"), style="bold reverse red")
+    elif hot:
+        out.append("  " + _("too hot"), style="red")
+    if shown is None:
+        return out
+    for number, (condition, holders) in enumerate(
+        zip(card.slots, shown.tokens, strict=True), start=1
+    ):
+        out.append("\n")
+        mark = " "
+        style = ""
+        if check is not None and (card_id, number) in check.allowed:
+            mark, style = "→", "bold green"
+        elif check is not None and (card_id, number) in check.met:
+            mark, style = "✓", "green"
+        out.append(f"{mark}{number} ", style=style)
+        out.append(condition_label(condition), style=style or "")
+        if holders:
+            out.append(" ")
+            for pid in holders:
+                out.append_text(token(state.players, pid))
+    return out
+
+
+def status_text(state: CatBoxState, pid: PlayerId) -> Text:
+    seat = state.seat(pid)
+    style = {"active": "green", "busted": "red", "opened": "cyan", "retired": "yellow"}
+    return Text(_(STATUS[seat.status]), style=style[seat.status])
+
+
+def won_text(state: CatBoxState, pid: PlayerId, lang: str) -> str:
+    won = state.seat(pid).won
+    return (
+        ", ".join(f"{state.card(c).display_name(lang)}({state.card(c).score})" for c in won) or "–"
+    )
+
+
+def check_lines(state: CatBoxState, check: RollCheck, lang: str, envy: bool = True) -> Text:
+    """The answer to a roll at once: bust or not, slots met, where a token may go, and
+    (unless ``envy`` is false: one was used this turn) the envy effects triggered."""
+    name = state.name(check.player)
+    held = state.seat(check.player).held
+    out = Text()
+    out.append(
+        _("Total of {name}'s player dice: {total}").format(name=name, total=check.total),
+        style="bold",
+    )
+    if held:
+        out.append("  " + _("(held {held})").format(held=dice_text(held)), style="dim")
+    out.append("\n")
+    if check.bust:
+        cards = ", ".join(
+            f"{state.card(c).display_name(lang)} ({state.card(c).hiss})" for c in check.bust_cards
+        )
+        retired = [s.player for s in state.seats if s.status == "retired"]
+        out.append(
+            _("BUST: above {cards}. Tokens there go back; {name} stops for the round.").format(
+                cards=cards, name=name
+            ),
+            style="bold red",
+        )
+        if retired:
+            out.append(
+                " "
+                + _("Retired players gain 1: {names}.").format(
+                    names=", ".join(state.name(p) for p in retired)
+                ),
+                style="yellow",
+            )
+    elif check.overwhelmed:
+        out.append(
+            _(
+                "Above every hiss value with no tokens out: the action ends, nothing "
+                "placed, nothing lost (FAQ 6)."
+            ),
+            style="bold yellow",
+        )
+    else:
+        out.append(_("No bust."), style="bold green")
+    out.append("\n")
+    if check.met:
+        met = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.met)
+        out.append(_("The dice meet: {slots}").format(slots=met))
+    else:
+        out.append(_("The dice meet no slot."), style="dim")
+    out.append("\n")
+    if check.allowed:
+        allowed = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.allowed)
+        out.append(_("A token may go on: {slots}").format(slots=allowed), style="green")
+    elif check.may_place:
+        out.append(_("No slot takes a token now."), style="dim")
+    for card_id in check.envy_cards if envy else ():
+        card = state.card(card_id)
+        out.append("\n")
+        out.append(
+            _("Envy {face} of {card}: {text}").format(
+                face=DIE_FACES[card.envy.pip - 1],
+                card=card.display_name(lang),
+                text=card.envy_text(lang),
+            ),
+            style="magenta",
+        )
+    return out
+
+
+def notice_text(state: CatBoxState, notice: Notice, lang: str) -> Text | None:
+    """One line for something the last action did (the round and event banners)."""
+    who = state.name(notice.player) if notice.player else ""
+    others = ", ".join(state.name(p) for p in notice.others)
+    cards = ", ".join(state.card(c).display_name(lang) for c in notice.cards)
+    kind = notice.kind
+    if kind == "round-started":
+        return Text(
+            "🐾 " + _("Round {n} begins: {name} starts.").format(n=notice.number, name=who),
+            style="bold cyan",
+        )
+    if kind == "round-ended":
+        return Text(
+            _("Round {n} is over: held dice cleared, everyone plays again.").format(
+                n=notice.number
+            ),
+            style="bold cyan",
+        )
+    if kind == "bust":
+        line = _("{name} hissed at {total} on {cards}: those tokens go back.").format(
+            name=who, total=notice.number, cards=cards
+        )
+        if others:
+            line += " " + _("Retired players gain 1: {names}.").format(names=others)
+        return Text("🙀 " + line, style="bold red")
+    if kind == "faq6":
+        return Text(
+            _("{name}'s {total} is above every hiss value: the action ends (FAQ 6).").format(
+                name=who, total=notice.number
+            ),
+            style="yellow",
+        )
+    if kind == "placed":
+        return Text(
+            _("{name} placed a token on {card}, slot {n}.").format(
+                name=who, card=cards, n=notice.number
+            )
+        )
+    if kind == "passed":
+        return Text(_("{name} placed no token.").format(name=who))
+    if kind == "opened":
+        line = _("{name} opened {card}.").format(name=who, card=cards)
+        if others:
+            line += " " + _("Their tokens on it go to: {names}.").format(names=others)
+        return Text("📦 " + line, style="bold green")
+    if kind == "retired":
+        return Text(_("{name} retired and gains 1 token.").format(name=who), style="yellow")
+    if kind == "envy":
+        card = state.card(notice.cards[0])
+        return Text(
+            _("{name} uses the envy effect of {card}: {text}").format(
+                name=who, card=cards, text=card.envy_text(lang)
+            ),
+            style="magenta",
+        )
+    if kind == "last-round":
+        line = (
+            _("The deck is empty: one more action each for {names}, then the game ends.").format(
+                names=others
+            )
+            if others
+            else _("The deck is empty and nobody else is active: the game ends.")
+        )
+        return Text("⏳ " + line, style="bold reverse yellow")
+    if kind == "instant-win":
+        return Text(
+            "🏆 " + _("{names} reached {n} points!").format(names=others, n=notice.number),
+            style="bold reverse green",
+        )
+    if kind == "game-ended":
+        return Text(
+            "🏁 " + _("Final gains: tokens on the displayed cards go to their owners."),
+            style="bold green",
+        )
+    return None
+
+
+def notices_text(state: CatBoxState, lang: str) -> Text:
+    lines = [t for n in state.notices if (t := notice_text(state, n, lang)) is not None]
+    return Text("\n").join(lines)

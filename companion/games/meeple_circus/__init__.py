@@ -1,0 +1,22 @@
+"""米宝马戏团 Meeple Circus: three acts timed by music, Tadaa order from the buttons, scoring.
+
+Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
+screen), ``board`` (the players' board view). The record below is what the
+registry (``companion/games/__init__.py``) lists.
+"""
+
+from __future__ import annotations
+
+from companion.games.meeple_circus.rules import GAME
+from companion.rules.plugin import GameInfo, Part
+
+PLUGIN = GameInfo(
+    id="meeple-circus",
+    name_en="Meeple Circus",
+    name_zh="米宝马戏团",
+    rules=GAME,
+    screen=Part("companion.games.meeple_circus.screen", "SCREEN"),
+    board=Part("companion.games.meeple_circus.board", "VIEW"),
+    aliases=("meeple", "circus", "mc"),
+    bgg_id=193214,
+)

@@ -1,0 +1,245 @@
+"""Dialogs of the Meeple Circus screen: the evaluation form and the music choice.
+
+Design decisions:
+
+* The evaluation form computes its live breakdown with the rules' own
+  ``ActScore.breakdown`` and checks the entry by applying it to a *copy* of the
+  state (``validate``), so the form can never disagree with what the rules accept
+  and shows the refusal before anything is written.
+* Lists (demand values, red heights, guest stars, challenges) are typed as numbers
+  separated by spaces or commas (``3 3 2``); full-width digits and Chinese commas
+  are accepted because the host may type with a Chinese input method.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from companion.games.meeple_circus.rules.actions import ScorePlayer
+from companion.games.meeple_circus.rules.state import (
+    CHALLENGE_ACTS,
+    GUEST_STAR_ACTS,
+    GUEST_STAR_MULTIPLIER,
+    SOURCES,
+    SPEED_TOKEN_ACTS,
+    ActScore,
+)
+from companion.i18n import N_, _
+from companion.widgets.translate import translate_bindings
+
+SOURCE_LABELS = {
+    "demands": N_("Public demands"),
+    "blue": N_("Blue acrobats (on the ground)"),
+    "yellow": N_("Yellow acrobats (off the ground)"),
+    "red": N_("Red acrobats (heights)"),
+    "speed": N_("Speed token"),
+    "guest_stars": N_("Guest stars"),
+    "challenges": N_("Challenges"),
+}
+"""How each of the seven sources is named on screen."""
+
+SOURCE_SHORT = {
+    "demands": N_("Demands"),
+    "blue": N_("Blue (ground)"),
+    "yellow": N_("Yellow (air)"),
+    "red": N_("Red (height)"),
+    "speed": N_("Speed"),
+    "guest_stars": N_("Guests"),
+    "challenges": N_("Challenges"),
+}
+
+_SEPARATORS = re.compile(r"[\s,，、;；+]+")
+
+
+class FormError(ValueError):
+    """A field of the form cannot be read; ``message`` is already translated."""
+
+
+def parse_count(text: str, label: str) -> int:
+    """A whole number (empty = 0)."""
+    clean = text.strip()
+    if not clean:
+        return 0
+    try:
+        return int(clean)
+    except ValueError:
+        raise FormError(
+            _("{field}: {text!r} is not a whole number.").format(field=label, text=clean)
+        ) from None
+
+
+def parse_values(text: str, label: str) -> tuple[int, ...]:
+    """Whole numbers separated by spaces or commas (empty = none)."""
+    parts = [p for p in _SEPARATORS.split(text.strip()) if p]
+    values = []
+    for part in parts:
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise FormError(
+                _("{field}: {text!r} is not a whole number.").format(field=label, text=part)
+            ) from None
+    return tuple(values)
+
+
+class ScoreDialog(ModalScreen[ScorePlayer | None]):
+    """One player's evaluation: every source, a live breakdown and the total."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", N_("Save")),
+        Binding("escape", "cancel", N_("Cancel")),
+    ]
+
+    def __init__(
+        self,
+        player: str,
+        player_name: str,
+        act: int,
+        speed: int,
+        total_before: int,
+        validate: Callable[[ScorePlayer], str | None],
+    ) -> None:
+        super().__init__()
+        self.player = player
+        self.player_name = player_name
+        self.act = act
+        self.speed = speed
+        self.total_before = total_before
+        self.validate = validate
+        translate_bindings(self)
+
+    def fields(self) -> list[tuple[str, str, str]]:
+        """(id, label, placeholder) of the inputs this act takes."""
+        out = [
+            (
+                "demands",
+                _("Public demands: printed value of each one met"),
+                _("e.g. {example}").format(example="3 3 2"),
+            ),
+            ("blue", _("Blue acrobats touching the ground"), "0"),
+            ("yellow", _("Yellow acrobats not touching the ground"), "0"),
+            (
+                "red",
+                _("Red acrobats carrying nothing: height of each"),
+                _("e.g. {example}").format(example="4 2"),
+            ),
+        ]
+        if self.act in GUEST_STAR_ACTS:
+            label = _("Guest stars used as their card asks: printed value of each")
+            if GUEST_STAR_MULTIPLIER.get(self.act, 1) > 1:
+                label += " " + _("(doubled in act 3)")
+            out.append(("guest_stars", label, _("e.g. {example}").format(example="3 2")))
+        if self.act in CHALLENGE_ACTS:
+            out.append(
+                (
+                    "challenges",
+                    _("Challenges met: printed value of each"),
+                    _("e.g. {example}").format(example="4"),
+                )
+            )
+        return out
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog mc-score-dialog"):
+            yield Label(
+                _("Evaluation of {name}, act {act}").format(name=self.player_name, act=self.act),
+                classes="section-title",
+            )
+            for fid, label, placeholder in self.fields():
+                with Horizontal(classes="mc-field"):
+                    yield Label(label, classes="mc-field-label")
+                    yield Input(placeholder=placeholder, id=f"mc-{fid}", classes="mc-field-input")
+            yield Static("", id="mc-breakdown")
+            yield Label("", id="mc-score-error", classes="error")
+            yield Label(_("enter or ctrl+s: save · escape: cancel"), classes="hint")
+
+    def on_mount(self) -> None:
+        self._update()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._update()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    def read(self) -> ScorePlayer:
+        """The action the form describes, or ``FormError``."""
+
+        def text(fid: str) -> str:
+            found = self.query(f"#mc-{fid}")
+            return found.first(Input).value if found else ""
+
+        labels = {fid: label for fid, label, _p in self.fields()}
+        return ScorePlayer(
+            player=self.player,
+            demands=parse_values(text("demands"), labels["demands"]),
+            blue=parse_count(text("blue"), labels["blue"]),
+            yellow=parse_count(text("yellow"), labels["yellow"]),
+            red_heights=parse_values(text("red"), labels["red"]),
+            guest_stars=parse_values(text("guest_stars"), labels.get("guest_stars", "")),
+            challenges=parse_values(text("challenges"), labels.get("challenges", "")),
+        )
+
+    def _update(self) -> str | None:
+        """Refresh the breakdown; return the problem with the entry, if any."""
+        error = self.query_one("#mc-score-error", Label)
+        try:
+            action = self.read()
+        except FormError as exc:
+            error.update(str(exc))
+            return str(exc)
+        score = ActScore(
+            player=self.player,
+            act=self.act,
+            demands=action.demands,
+            blue=action.blue,
+            yellow=action.yellow,
+            red_heights=action.red_heights,
+            speed=self.speed,
+            guest_stars=action.guest_stars,
+            challenges=action.challenges,
+        )
+        self.query_one("#mc-breakdown", Static).update(breakdown_table(score, self.total_before))
+        problem = self.validate(action)
+        error.update(problem or "")
+        return problem
+
+    def action_save(self) -> None:
+        if self._update() is None:
+            self.dismiss(self.read())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def breakdown_table(score: ActScore, total_before: int) -> Table:
+    """Points per source, the act's sum and the running total."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column()
+    table.add_column(justify="right")
+    breakdown = score.breakdown()
+    for source in SOURCES:
+        if source == "guest_stars" and score.act not in GUEST_STAR_ACTS:
+            continue
+        if source == "challenges" and score.act not in CHALLENGE_ACTS:
+            continue
+        if source == "speed" and score.act not in SPEED_TOKEN_ACTS:
+            continue
+        table.add_row(_(SOURCE_LABELS[source]), str(breakdown[source]))
+    table.add_row(Text(_("This act"), style="bold"), Text(str(score.total), style="bold"))
+    table.add_row(
+        Text(_("Running total"), style="bold"),
+        Text(str(total_before + score.total), style="bold reverse"),
+    )
+    return table

@@ -1,0 +1,340 @@
+"""What the Meeple Circus screen shows, as Rich renderables built from the state.
+
+Design decision: rendering is a set of pure functions of ``CircusState`` (no
+session, no widgets), so the screen module keeps only input, time and sound, and
+each view can be read — and changed — on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group
+from rich.errors import StyleSyntaxError
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from companion.games.meeple_circus.dialogs import SOURCE_SHORT
+from companion.games.meeple_circus.rules.state import SOURCES, CircusState
+from companion.games.meeple_circus.rules.timing import Verdict
+from companion.i18n import N_, _
+from companion.rules.base import Outcome, Player, PlayerId
+
+MS = 1_000_000
+NS_PER_S = 1_000_000_000
+PLAYER_KEYS = ("1", "2", "3", "4", "5")
+"""One key per seat: a player's Tadaa! (and their pick in other phases)."""
+
+ACT_NAMES = {
+    1: N_("First rehearsal"),
+    2: N_("Second rehearsal"),
+    3: N_("Grand show"),
+}
+PHASE_NAMES = {
+    "first-player": N_("Choosing the first player"),
+    "preparation": N_("Preparation"),
+    "performance": N_("Performance"),
+    "evaluation": N_("Evaluation"),
+    "end": N_("End of act"),
+    "over": N_("Final standings"),
+}
+STATUS_LABELS = {
+    "counted": N_("Tadaa!"),
+    "false-start": N_("false start"),
+    "too-late": N_("too late"),
+    "repeat": N_("repeat (no effect)"),
+    "voided": N_("voided by the host"),
+    "discarded": N_("aborted attempt"),
+    "uncertain-start": N_("at the start? host decides"),
+    "uncertain-end": N_("at the end? host decides"),
+    "not-performer": N_("not performing (no effect)"),
+}
+STATUS_STYLES = {
+    "counted": "bold green",
+    "false-start": "bold red",
+    "too-late": "bold yellow",
+    "repeat": "dim",
+    "voided": "strike dim",
+    "discarded": "strike dim",
+    "uncertain-start": "bold magenta",
+    "uncertain-end": "bold magenta",
+    "not-performer": "dim",
+}
+
+
+def name_text(name: str, colour: str | None) -> Text:
+    """The player's name after a dot in their ring colour (plain if Rich cannot draw it)."""
+    text = Text()
+    if colour:
+        try:
+            text.append("● ", style=Style.parse(colour.strip().lower()))
+        except StyleSyntaxError:
+            text.append("● ")
+    text.append(name)
+    return text
+
+
+def format_ms(ns: int) -> str:
+    return _("{ms} ms").format(ms=f"{ns / MS:.1f}")
+
+
+def format_elapsed(ns: int) -> str:
+    sign = "-" if ns < 0 else ""
+    seconds, rest = divmod(abs(ns), NS_PER_S)
+    return f"{sign}{seconds // 60}:{seconds % 60:02d}.{rest // MS:03d}"
+
+
+def players_table(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Table:
+    table = Table(title=_("Players"), expand=True, show_edge=False, pad_edge=False)
+    table.add_column(_("Key"), justify="center", no_wrap=True)
+    table.add_column(_("Player"), ratio=1)
+    table.add_column(_("Act"), justify="right")
+    table.add_column(_("Total"), justify="right")
+    totals = state.totals()
+    act = state.act
+    verdict = state.verdict()
+    for index, player in enumerate(state.players):
+        act_points = ""
+        if act is not None:
+            score = act.score_of(player.id)
+            token = act.token_of(player.id)
+            if score is not None:
+                act_points = str(score.total)
+            elif token:
+                act_points = f"+{token}"
+            elif verdict is not None and verdict.tokens and player.id in verdict.tokens:
+                act_points = f"+{verdict.tokens[player.id]}"
+        name = name_text(player.name, player.colour)
+        if state.performer == player.id:
+            name.append(" ▶", style="bold")
+        table.add_row(
+            Text(f"[{keys[index]}]", style="bold"),
+            name,
+            act_points,
+            Text(str(totals[player.id]), style="bold"),
+        )
+    return table
+
+
+def first_view(state: CircusState) -> Text:
+    return Text(
+        _(
+            "Who saw a circus most recently? That player starts act 1.\n\n"
+            "Press that player's key, or r to let the companion pick at random."
+        )
+    )
+
+
+def prep_view(state: CircusState) -> Table:
+    act = state.act
+    assert act is not None
+    table = Table(
+        title=_("Preparation: one component tile and one program card each"),
+        expand=True,
+        show_edge=False,
+    )
+    table.add_column("", width=2)
+    table.add_column(_("Player"))
+    table.add_column(_("Done"))
+    due = state.next_to_prepare()
+    for pid in state.preparation_order():
+        player = player_of(state, pid)
+        done = pid in act.prepared
+        mark = "✓" if done else ("▶" if pid == due else "")
+        table.add_row(
+            mark,
+            name_text(player.name, player.colour),
+            _("done") if done else (_("now") if pid == due else ""),
+        )
+    return table
+
+
+def tadaa_table(state: CircusState, verdict: Verdict, with_tokens: bool) -> Table:
+    """Counted presses in Tadaa order (gap to the previous in ms), then the rest."""
+    table = Table(title=_("Tadaa! order"), expand=True, show_edge=False)
+    table.add_column(_("Place"), justify="right")
+    table.add_column(_("Player"))
+    table.add_column(_("Counts as"))
+    if with_tokens:
+        table.add_column(_("Token"), justify="right")
+    table.add_column(_("Time"), justify="right")
+    table.add_column(_("Gap"), justify="right")
+    table.add_column(_("Source"))
+    table.add_column("#", justify="right")
+    ranked = sorted((j for j in verdict.presses if j.rank is not None), key=lambda j: j.rank or 0)
+    others = sorted((j for j in verdict.presses if j.rank is None), key=lambda j: j.press.host_ns)
+    tokens = verdict.tokens or {}
+    for j in [*ranked, *others]:
+        player = player_of(state, j.press.player)
+        place = "" if j.rank is None else (f"{j.rank}=" if j.tied_with else str(j.rank))
+        if j.tied_with:
+            status = Text(_("too close to call"), style="bold magenta")
+        else:
+            status = Text(_(STATUS_LABELS[j.status]), style=STATUS_STYLES[j.status])
+        token = tokens.get(j.press.player) if j.status == "counted" else None
+        source = "⌨" if j.press.source == "keyboard" else "🔘"
+        row: list[str | Text] = [place, name_text(player.name, player.colour), status]
+        if with_tokens:
+            row.append(Text(f"+{token}", style="bold") if token else "")
+        row += [
+            format_elapsed(j.elapsed_ns) if j.elapsed_ns is not None else "—",
+            ("+" + format_ms(j.gap_ns)) if j.gap_ns is not None else "",
+            f"{source} ±{format_ms(j.press.uncertainty_ns)}",
+            str(j.index + 1),
+        ]
+        table.add_row(*row)
+    return table
+
+
+def undecided_text(state: CircusState) -> Text:
+    verdict = state.verdict()
+    if verdict is None or not verdict.undecided:
+        return Text()
+    text = Text(_("The host must decide (t):") + " ", style="bold magenta")
+    parts = []
+    for item in verdict.undecided:
+        kind, _sep, what = item.partition(":")
+        if kind == "press":
+            j = verdict.presses[int(what)]
+            parts.append(
+                _("press #{n} by {name}: inside the music or not?").format(
+                    n=int(what) + 1, name=player_of(state, j.press.player).name
+                )
+            )
+        else:
+            names = ", ".join(player_of(state, p).name for p in what.split(","))
+            parts.append(_("who was first among {names}?").format(names=names))
+    text.append("; ".join(parts))
+    return text
+
+
+def evaluation_view(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Table:
+    act = state.act
+    assert act is not None
+    table = Table(
+        title=_("Evaluation of act {n}").format(n=act.number), expand=True, show_edge=False
+    )
+    table.add_column(_("Key"), justify="center", no_wrap=True)
+    table.add_column(_("Player"))
+    for source in SOURCES:
+        table.add_column(_(SOURCE_SHORT[source]), justify="right")
+    table.add_column(_("Act"), justify="right")
+    table.add_column(_("Total"), justify="right")
+    totals = state.totals()
+    for index, player in enumerate(state.players):
+        score = act.score_of(player.id)
+        cells: list[str | Text] = [
+            f"[{keys[index]}]",
+            name_text(player.name, player.colour),
+        ]
+        if score is None:
+            token = act.token_of(player.id)
+            cells += ["—"] * len(SOURCES)
+            cells[2 + SOURCES.index("speed")] = str(token) if token else "—"
+            cells += [Text(_("to score"), style="italic"), str(totals[player.id])]
+        else:
+            breakdown = score.breakdown()
+            cells += [str(breakdown[s]) for s in SOURCES]
+            cells += [
+                Text(str(score.total), style="bold"),
+                Text(str(totals[player.id]), style="bold"),
+            ]
+        table.add_row(*cells)
+    return table
+
+
+def end_view(state: CircusState) -> Group:
+    act = state.act
+    assert act is not None
+    summary = Table(title=_("Act {n} is over").format(n=act.number), expand=True, show_edge=False)
+    summary.add_column(_("Player"))
+    summary.add_column(_("This act"), justify="right")
+    summary.add_column(_("Total"), justify="right")
+    totals = state.totals()
+    for player in state.players:
+        score = act.score_of(player.id)
+        summary.add_row(
+            name_text(player.name, player.colour),
+            str(score.total if score else 0),
+            str(totals[player.id]),
+        )
+    prompt = Text()
+    if act.next_first_player is not None:
+        name = player_of(state, act.next_first_player).name
+        prompt.append(
+            _("{name} has the fewest points and becomes the first player.").format(name=name)
+            + "\n",
+            style="bold",
+        )
+        prompt.append(
+            _(
+                "{name} removes one public demand card from the game and turns up "
+                "the next card of that colour. Then press n for act {n}."
+            ).format(name=name, n=act.number + 1)
+        )
+    elif state.pending_pick is not None:
+        names = ", ".join(player_of(state, p).name for p in state.pending_pick.candidates)
+        why = (
+            _("no birth dates to find the youngest")
+            if state.pending_pick.reason == "no-birth-dates"
+            else _("same birth date")
+        )
+        prompt.append(
+            _("Tie for the fewest points: {names} ({why}).").format(names=names, why=why) + "\n",
+            style="bold magenta",
+        )
+        prompt.append(_("The host picks the first player: press h or that player's key."))
+    return Group(summary, Text(), prompt)
+
+
+def final_view(state: CircusState, outcome: Outcome | None) -> Group:
+    table = Table(title=_("Final standings"), expand=True, show_edge=False)
+    table.add_column(_("Rank"), justify="right")
+    table.add_column(_("Player"))
+    for n in (1, 2, 3):
+        table.add_column(_("Act {n}").format(n=n), justify="right")
+    table.add_column(_("Total"), justify="right")
+    totals = state.totals()
+    ranks = outcome.ranks() if outcome else {}
+    shared = {r for r in ranks.values() if list(ranks.values()).count(r) > 1}
+    for pid in sorted(totals, key=lambda p: (ranks.get(p, 99), state.player_ids().index(p))):
+        player = player_of(state, pid)
+        rank = ranks.get(pid, 0)
+        label = str(rank) + (" " + _("(shared)") if rank in shared else "")
+        per_act = []
+        for act in state.acts:
+            score = act.score_of(pid)
+            per_act.append(str(score.total) if score else "0")
+        style = "bold reverse" if outcome and pid in outcome.winners else ""
+        table.add_row(
+            Text(label, style=style),
+            name_text(player.name, player.colour),
+            *per_act,
+            Text(str(totals[pid]), style="bold"),
+        )
+    message = Text(outcome.render(_) if outcome else "", style="bold")
+    return Group(table, Text(), message)
+
+
+def hint(state: CircusState) -> str:
+    phase = state.phase
+    if phase == "first-player":
+        return _("1-5: that player starts · r: random · ctrl+z: undo")
+    if phase == "preparation":
+        return _("p: the player marked ▶ has taken a tile and a card · m: music · ctrl+z: undo")
+    if phase == "performance":
+        return _(
+            "s: start the music · 1-5: Tadaa! for that player · x: stop early · "
+            "a: abort (then s restarts) · v: void a press · t: settle · "
+            "f: finish · m: music"
+        )
+    if phase == "evaluation":
+        return _("1-5 or e: score a player · ctrl+z: undo")
+    if phase == "end":
+        return _("n: next act · h: host picks the first player on a tie")
+    return _("The game is over. ctrl+z: undo the last evaluation")
+
+
+def player_of(state: CircusState, pid: PlayerId) -> Player:
+    return next(p for p in state.players if p.id == pid)

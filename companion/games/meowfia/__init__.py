@@ -1,0 +1,21 @@
+"""喵喵咪呀 Meowfia: rounds, narration, weighted votes with the 1.5 ring, reveals, win checks.
+
+Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
+screen), ``board`` (the players' board view). The record below is what the
+registry (``companion/games/__init__.py``) lists.
+"""
+
+from __future__ import annotations
+
+from companion.games.meowfia.rules import GAME
+from companion.rules.plugin import GameInfo, Part
+
+PLUGIN = GameInfo(
+    id="meowfia",
+    name_en="Meowfia",
+    name_zh="喵喵咪呀",
+    rules=GAME,
+    screen=Part("companion.games.meowfia.screen", "SCREEN"),
+    board=Part("companion.games.meowfia.board", "VIEW"),
+    aliases=("miaomiao",),
+)

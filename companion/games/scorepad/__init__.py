@@ -1,0 +1,24 @@
+"""计分板 Score pad: a plain score sheet for any other game.
+
+Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
+screen), ``board`` (the players' board view). The record below is what the
+registry (``companion/games/__init__.py``) lists.
+"""
+
+from __future__ import annotations
+
+from companion.games.scorepad.guide import GUIDE
+from companion.games.scorepad.rules import GAME, Termination
+from companion.rules.plugin import GameInfo, Part
+
+PLUGIN = GameInfo(
+    id="scorepad",
+    name_en="Score pad",
+    name_zh="计分板",
+    rules=GAME,
+    guide=GUIDE,
+    termination=Termination,
+    screen=Part("companion.games.scorepad.screen", "SCREEN"),
+    board=Part("companion.games.scorepad.board", "VIEW"),
+    aliases=("pad", "score"),
+)

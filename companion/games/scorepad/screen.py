@@ -1,0 +1,155 @@
+"""计分板 Score pad screen: a table of rounds × players, totals, the leader marked."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Static
+
+from companion.games.scorepad.rules import CloseRound, EndGame, Score, ScorepadState
+from companion.i18n import N_, _
+from companion.widgets.dialogs import ConfirmDialog, PromptDialog, parse_whole_number
+from companion.widgets.game_screen import GameScreen
+
+MAX_ROUND_COLUMNS = 12
+
+
+parse_points = parse_whole_number
+"""``"+5"``, ``"-3"``, ``"7"`` → int; anything else raises ``ValueError``."""
+
+
+class ScorepadScreen(GameScreen):
+    CSS_PATH = "screen.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "score", N_("Score")),
+        Binding("plus,equals_sign", "bump(1)", N_("+1")),
+        Binding("minus", "bump(-1)", N_("-1")),
+        Binding("c", "close_round", N_("Close round")),
+        Binding("E", "end_game", N_("End game")),
+    ]
+    ACTION_TYPES: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "score": (Score.type,),
+        "bump": (Score.type,),
+        "close_round": (CloseRound.type,),
+        "end_game": (EndGame.type,),
+    }
+
+    def compose_game(self) -> ComposeResult:
+        yield Static("", id="pad-banner", classes="phase-banner")
+        yield DataTable(id="pad", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="pad-help", classes="hint")
+
+    @property
+    def pad(self) -> ScorepadState:
+        state: ScorepadState = self.session.state
+        return state
+
+    def refresh_view(self) -> None:
+        state = self.pad
+        mode = _("highest wins") if state.highest_wins else _("lowest wins")
+        target = _("target {n}").format(n=state.target) if state.target else _("no target")
+        self.query_one("#pad-banner", Static).update(
+            _("Round {n}").format(n=state.round_number) + f"  ·  {mode}  ·  {target}"
+        )
+        table = self.query_one("#pad", DataTable)
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        first = max(0, len(state.rounds) - MAX_ROUND_COLUMNS)
+        columns = [_("Player")] + [
+            _("R{n}").format(n=i + 1) for i in range(first, len(state.rounds))
+        ]
+        if state.ended is None:
+            columns.append(_("R{n} (open)").format(n=state.round_number))
+        columns.append(_("Total"))
+        table.add_columns(*columns)
+        totals = state.totals()
+        best = max(totals.values()) if state.highest_wins else min(totals.values())
+        for player in state.players:
+            cells: list[str | Text] = [player.name]
+            for i in range(first, len(state.rounds)):
+                cells.append(str(state.round_points(i)[player.id]))
+            if state.ended is None:
+                open_points = [pts for pid, pts in state.current if pid == player.id]
+                cells.append(" ".join(f"{p:+d}" for p in open_points))
+            total = totals[player.id]
+            style = "bold reverse" if total == best and any(totals.values()) else "bold"
+            cells.append(Text(str(total), style=style, justify="right"))
+            table.add_row(*cells, key=player.id)
+        if 0 <= cursor < len(state.players):
+            table.move_cursor(row=cursor)
+        self.query_one("#pad-help", Static).update(
+            _(
+                "enter or s: write points for the highlighted player · +/-: one point · "
+                "c: close the round · E: end the game · ctrl+z: undo · ?: help"
+            )
+        )
+
+    def _current_player(self) -> str | None:
+        table = self.query_one("#pad", DataTable)
+        if not 0 <= table.cursor_row < len(self.pad.players):
+            return None
+        return self.pad.players[table.cursor_row].id
+
+    def action_score(self) -> None:
+        pid = self._current_player()
+        if pid is None:
+            return
+        name = self.session.player(pid).name
+
+        def check(text: str) -> str | None:
+            try:
+                parse_points(text)
+            except ValueError:
+                return _("{text!r} is not a whole number; write e.g. 5, +5 or -3.").format(
+                    text=text
+                )
+            return None
+
+        def done(text: str | None) -> None:
+            if text is not None:
+                self.submit(Score(pid, parse_points(text)))
+                self._next_player()
+
+        self.app.push_screen(
+            PromptDialog(
+                _("Points for {name} in round {n}").format(name=name, n=self.pad.round_number),
+                check=check,
+                placeholder="+5",
+            ),
+            done,
+        )
+
+    def _next_player(self) -> None:
+        """After writing a player's points the cursor moves on to the next seat."""
+        table = self.query_one("#pad", DataTable)
+        if self.pad.players:
+            table.move_cursor(row=(table.cursor_row + 1) % len(self.pad.players))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_score()
+
+    def action_bump(self, points: int) -> None:
+        pid = self._current_player()
+        if pid is not None:
+            self.submit(Score(pid, points))
+
+    def action_close_round(self) -> None:
+        self.submit(CloseRound())
+
+    def action_end_game(self) -> None:
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.submit(EndGame())
+
+        self.app.push_screen(
+            ConfirmDialog(_("End the game now? The open round is closed and nobody can score.")),
+            done,
+        )
+
+
+SCREEN = ScorepadScreen

@@ -1,0 +1,95 @@
+"""The host guide: what every generic consumer asks a game, so none re-derives it.
+
+Design decisions:
+
+* A guide is pure, like the rules: a function of the state (and of an action for
+  ``describe``). Screens, the board, the log panel, history and exports ask it instead
+  of keeping their own table of keys per phase or guessing from JSON keys.
+* ``allowed(state)`` is data (the set of action type tags legal now), in the manner of
+  boardgame.io's moves per phase. The property every game's tests check: ``apply``
+  accepts an action only if its type is allowed, and refuses every other type.
+* Sentences are ``Say`` values: an English template marked with ``N_`` and its
+  parameters, translated where they are shown (rules stay free of gettext).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, TypeVar
+
+from companion.rules.base import N_, Action, PlayerId
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Say:
+    """A sentence for the host: an English ``template`` and its ``params``.
+
+    >>> Say("{name} rolls {dice}", {"name": "Bo", "dice": "3 5"}).render()
+    'Bo rolls 3 5'
+    """
+
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self, gettext: Callable[[str], str] | None = None) -> str:
+        params = {k: v.render(gettext) if isinstance(v, Say) else v for k, v in self.params.items()}
+        text = gettext(self.template) if gettext is not None else self.template
+        try:
+            return text.format(**params)
+        except (KeyError, IndexError, ValueError):
+            # A broken translation must never hide the sentence itself.
+            return self.template.format(**params)
+
+
+def say(template: str, **params: Any) -> Say:
+    """``Say(template, params)`` with keyword parameters."""
+    return Say(template, params)
+
+
+class Termination(StrEnum):
+    """Base of every game's ``Termination`` enum (how a game ended).
+
+    Members are strings, so the stored and exported form (``"target-reached"``) is the
+    member's value and older logs read unchanged. Each game's subclass documents every
+    member with a docstring (as python-chess does).
+    """
+
+
+class Guide(ABC, Generic[S]):
+    """The host guide of one game. Subclasses are stateless; one instance per game."""
+
+    summary: ClassVar[str] = ""
+    """The rules on one screen (English, marked with ``N_``), shown by ``?`` / F1."""
+
+    @abstractmethod
+    def phase(self, state: S) -> str:
+        """A stable id of the current phase (``"roll"``, ``"ballot"``, ``"over"``…)."""
+
+    @abstractmethod
+    def allowed(self, state: S) -> frozenset[str]:
+        """The action type tags the rules accept now (undo/redo are not actions)."""
+
+    @abstractmethod
+    def prompt(self, state: S) -> Say:
+        """What the host should do next, as one sentence."""
+
+    @abstractmethod
+    def describe(self, action: Action, before: S, after: S) -> Say:
+        """A sentence for the log, the history and the board."""
+
+    def turn(self, state: S) -> PlayerId | None:
+        """Who acts now, or ``None`` when it is everyone or no one."""
+        return None
+
+    def start_player(self, state: S) -> PlayerId | None:
+        """The player who started the game (for history and exports), if the game has one."""
+        return None
+
+    def why_not(self, state: S, action_type: str) -> Say:
+        """Why ``action_type`` is not allowed now (the screen shows it, never silence)."""
+        return Say(N_("Not now. {prompt}"), {"prompt": self.prompt(state)})
