@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.games.meeple_circus.rules.timing import tie_groups
 from companion.hardware.feed import to_press
 from companion.hardware.link import DevicePress, TadaaHub
-from companion.rules.meeple_circus.timing import tie_groups
 from tests.hardware.conftest import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -399,9 +399,9 @@ async def test_a_press_on_the_emulated_arduino_reaches_the_meeple_circus_order(
     tmp_path, monkeypatch, arduino
 ):
     # The screen's wiring and helpers are test_ui_tadaa's (the simulator's twin test).
+    from companion.games.meeple_circus.photo_finish import PhotoFinish
     from companion.hardware.config import TadaaConfig
     from companion.ui.app import make_app
-    from companion.ui.widgets.photo_finish import PhotoFinish
     from tests.hardware.test_ui_tadaa import SIZE, plain, start_performance, until
 
     config_path = tmp_path / "tadaa.json"
