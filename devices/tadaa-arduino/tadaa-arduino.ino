@@ -21,7 +21,7 @@
 #include <Arduino.h>
 #include <avr/boot.h>
 #include <avr/eeprom.h>
-#include <avr/sleep.h>
+#include <avr/sleep.h>  // the 328P idles between interrupts
 #include <avr/wdt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -755,7 +755,10 @@ void loop() {
   // Idle until the next interrupt: a button, a serial byte, a byte sent, or the
   // 1 ms timer tick. Checked with interrupts off, and `sei` takes effect after
   // the `sleep` instruction, so no wake-up is missed. A pin without interrupt
-  // needs the loop to spin instead.
+  // needs the loop to spin instead, and so does the 32U4's USB serial: a byte
+  // from the host raises no interrupt there, only the next 1 ms frame would wake
+  // us, and a ping would be stamped up to 1 ms late.
+#if !defined(USBCON)
   if (!any_polled) {
     set_sleep_mode(SLEEP_MODE_IDLE);
     cli();
@@ -767,4 +770,5 @@ void loop() {
     }
     sei();
   }
+#endif
 }
