@@ -437,3 +437,94 @@ async def test_a_press_on_the_emulated_arduino_reaches_the_meeple_circus_order(
 
         await until(pilot, lambda: len(finish_rows()) == 3, what="all three in the photo finish")
         assert [line.split()[1] for line in finish_rows()] == ["Cy", "Ann", "Bo"]
+
+
+def test_the_firmware_answers_line_for_line_like_the_reference_logic(avr_build):
+    """Raw lines to the chip, its answers beside ``tadaa_logic.TadaaDevice``'s."""
+    import serial
+
+    from companion.hardware import tadaa_logic as logic
+
+    sim = AvrSim(avr_build, "0123456789ABCDEF")
+    port = serial.Serial(sim.paths()[0], 115200, timeout=0.05)
+    got: list[str] = []
+
+    def exchange(data: bytes, quiet_s: float = 0.15) -> list[str]:
+        """Send ``data``; the answers (heartbeats aside) until the chip is quiet."""
+        port.write(data)
+        out: list[str] = []
+        buf = logic.LineAssembler()
+        last = time.monotonic()
+        while time.monotonic() - last < quiet_s:
+            chunk = port.read(512)
+            if chunk:
+                last = time.monotonic()
+            for line in buf.feed(chunk):
+                body = logic.unframe(line)
+                if body is not None and not body.startswith("HB "):
+                    out.append(body)
+        got.extend(out)
+        return out
+
+    try:
+        exchange(b"", 0.5)  # the boot's HELLO, if the port was open in time
+        hello = exchange(logic.frame("INFO"))
+        assert len(hello) == 1 and hello[0].startswith("HELLO ")
+        boot = hello[0].split()[4]
+        ref = logic.TadaaDevice(8, boot, "0123456789ABCDEF", debounce_us=30_000, ring_size=128)
+
+        def expect(data: bytes) -> list[str]:
+            lines = ref.on_bytes(data, 0)
+            return [logic.unframe(x[:-1]) or "" for x in lines]
+
+        cases = [
+            b"garbage\n",
+            logic.frame("FOO 1"),
+            logic.frame("ACK DEADBEEF 1"),
+            logic.frame("LED 9 1"),
+            logic.frame("LED 0 2"),
+            logic.frame("LED 3 0"),
+            logic.frame("ARM 1"),
+            logic.frame("ARM 0"),
+            b"x" * 200 + b"\n",  # overlong: dropped whole, no answer
+            logic.frame(f"RESEND {boot} 1"),  # nothing held: nothing sent
+            logic.frame("INFO")[:-1] + b"\r\n",  # a CR before the newline is fine
+            b"PING 1*0000\n",  # a wrong checksum is counted
+        ]
+        for data in cases:
+            want = expect(data)
+            if want and want[0].startswith("HELLO "):
+                want = [want[0].replace(logic.FIRMWARE_VERSION, "1.0.0-avr")]
+            assert exchange(data) == want, data
+        pong = exchange(logic.frame("PING abc"))
+        assert len(pong) == 1 and pong[0].split()[:3] == ["PONG", boot, "abc"]
+        # 130 presses, none acknowledged: the 128-event ring drops the oldest two,
+        # and the events after each drop say so (OVERFLOW), exactly like the reference.
+        t0 = sim.soon(100)
+        for k in range(130):
+            sim.press(k % 8 + 1, t0 + k * 6_000_000, hold_ms=8)
+            mask_t = k * 6_000
+            ref.on_sample(mask_t, 1 << (k % 8))
+            ref.on_sample(mask_t + 8_000, 0)
+        wait_for(lambda: len(sim.edges(130 % 8 or 8, 1)) >= 16, 30, "the presses made")
+        time.sleep(0.3)
+        port.reset_input_buffer()
+        for e in ref.ring.events:
+            e[4] = 0  # every event was sent once already
+        # (seq, button, flags) of what the reference sends again
+        want = [
+            tuple((logic.unframe(x[:-1]) or "").split()[i] for i in (2, 3, 5))
+            for x in ref.resend(1, 0)
+        ]
+        resent = [b.split() for b in exchange(logic.frame(f"RESEND {boot} 1"), 0.5)]
+        # (its own retry timer may send the oldest eight once more meanwhile)
+        by_seq = {r[2]: r for r in resent if r[0] == "P"}
+        resent = sorted(by_seq.values(), key=lambda r: int(r[2]))
+        assert [(r[2], r[3], r[5]) for r in resent] == want
+        assert want[0][0] == "3" and want[-2:] == [("129", "1", "E"), ("130", "2", "E")]
+        # The chip's gaps are the scripted ones (6 ms apart, to the interrupt's slack).
+        stamps = [int(r[4]) for r in resent]
+        assert all(abs(b - a - 6_000) <= STAMP_SLACK_US for a, b in itertools.pairwise(stamps))
+    finally:
+        port.close()
+        sim.close()
