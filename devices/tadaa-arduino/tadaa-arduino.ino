@@ -5,9 +5,9 @@
 //
 // * Time: micros() (4 us steps at 16 MHz), widened to 64 bits by the main loop.
 // * Presses: each button pin's interrupt (pin change, or INTn) stamps micros()
-//   first, then reads every button pin at once; the debounce runs right there,
-//   so a bouncing contact costs a few microseconds per edge and never fills a
-//   queue. Presses seen in one interrupt are a tie (same t_us, flag 1).
+//   first, reads every button pin at once and queues the change (a few
+//   microseconds); the loop debounces. Presses seen in one interrupt are a tie
+//   (same t_us, flag 1).
 // * Reliability: every press stays in a ring buffer (128 events) until the host
 //   acknowledges it; resent after 250 ms without ACK (backing off to 2 s) and on
 //   RESEND. A boot id (new at every start) and the board's serial number (drawn
@@ -33,7 +33,7 @@
 #define PROTOCOL_VERSION 1
 #define MAX_LINE 120
 #define RING 128              // unacknowledged events kept (power of two)
-#define PRESS_QUEUE 16        // interrupt -> loop (power of two)
+#define CHANGE_QUEUE 32       // button changes, interrupt -> loop (power of two)
 #define HEARTBEAT_US 1000000UL
 #define RESEND_MS 250
 #define RESEND_MAX_MS 2000
@@ -65,17 +65,18 @@ static uint8_t button_reg[N_BUTTONS];
 static uint8_t button_bit[N_BUTTONS];
 static bool any_polled;
 
-// Debounce state, raw 32-bit micros(); only the interrupt (or the loop with
-// interrupts off) touches it. Differences are taken wrap-safe.
-static uint8_t deb_mask;  // pressed mask at the last sample
+// Interrupt -> loop: every change of the pressed mask with its raw micros().
+static uint8_t isr_mask;  // the mask at the last sample (the interrupts' own)
+static volatile uint32_t q_t[CHANGE_QUEUE];
+static volatile uint8_t q_mask[CHANGE_QUEUE];
+static volatile uint8_t q_w, q_r;
+static volatile uint8_t q_folded;  // changes folded into the newest entry (queue full)
+
+// Debounce state, raw 32-bit micros() (differences taken wrap-safe); the loop's.
+static uint8_t deb_mask;  // the mask the debounce last saw
 static uint32_t released_at[N_BUTTONS];
 static uint32_t lockout_until[N_BUTTONS];
-static volatile uint16_t bounce_rejected;
-
-static volatile uint32_t q_t[PRESS_QUEUE];
-static volatile uint8_t q_mask[PRESS_QUEUE];
-static volatile uint8_t q_w, q_r;
-static volatile uint8_t q_lost;  // press groups dropped because the queue was full
+static uint16_t bounce_rejected;
 
 extern volatile unsigned long timer0_overflow_count;  // the core's micros() counter (wiring.c)
 
@@ -100,14 +101,29 @@ static inline __attribute__((always_inline)) uint8_t read_mask() {
 }
 
 // One sample of every button, with interrupts off: from the interrupts (and from
-// the loop when some pin has no interrupt). Same rules as tadaa_logic.Debouncer:
-// a press counts at the first edge of a button released for at least the
-// debounce time and out of its previous lock-out.
+// the loop when some pin has no interrupt). As short as it can be - stamp, read,
+// queue - so an edge on another port waits microseconds for its own interrupt.
 static inline __attribute__((always_inline)) void sample_now() {
   uint32_t t = micros_irq();
   uint8_t m = read_mask();
+  if (m == isr_mask) return;
+  isr_mask = m;
+  uint8_t w = q_w;
+  if ((uint8_t)(w - q_r) >= CHANGE_QUEUE) {
+    q_folded++;  // the loop is behind (a long write): keep the newest state, late
+    q_mask[(uint8_t)(w - 1) & (CHANGE_QUEUE - 1)] = m;
+    return;
+  }
+  q_t[w & (CHANGE_QUEUE - 1)] = t;
+  q_mask[w & (CHANGE_QUEUE - 1)] = m;
+  q_w = w + 1;
+}
+
+// The loop's debounce of one change: the same rules as tadaa_logic.Debouncer. A
+// press counts at the first edge of a button released for at least the debounce
+// time and out of its previous lock-out; returns the new presses.
+static uint8_t debounce(uint32_t t, uint8_t m) {
   uint8_t changed = m ^ deb_mask;
-  if (!changed) return;
   uint8_t presses = 0, bit = 1;
   for (uint8_t i = 0; i < N_BUTTONS; i++, bit <<= 1) {
     if (!(changed & bit)) continue;
@@ -124,16 +140,7 @@ static inline __attribute__((always_inline)) void sample_now() {
     }
   }
   deb_mask = m;
-  if (presses) {
-    uint8_t w = q_w;
-    if ((uint8_t)(w - q_r) >= PRESS_QUEUE) {
-      q_lost++;
-      return;
-    }
-    q_t[w & (PRESS_QUEUE - 1)] = t;
-    q_mask[w & (PRESS_QUEUE - 1)] = presses;
-    q_w = w + 1;
-  }
+  return presses;
 }
 
 static void sample_buttons() { sample_now(); }  // for attachInterrupt
@@ -162,7 +169,9 @@ static void setup_buttons(uint32_t now) {
     lockout_until[i] = now;
   }
   delay(5);  // pull-ups settle
-  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { deb_mask = read_mask(); }  // held at boot: counts after a release
+  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {  // held at boot: pressed, counts after a release
+    deb_mask = isr_mask = read_mask();
+  }
   for (uint8_t i = 0; i < N_BUTTONS; i++) {
     uint8_t pin = BUTTON_PINS[i];
     if (digitalPinToPCICR(pin)) {
@@ -181,11 +190,9 @@ static void setup_buttons(uint32_t now) {
 // older than the debounce time).
 static void age_debounce(uint32_t now) {
   const uint32_t old = 0x40000000UL;
-  ATOMIC_BLOCK(ATOMIC_RESTORESTATE) {
-    for (uint8_t i = 0; i < N_BUTTONS; i++) {
-      if (now - released_at[i] > old && !(deb_mask & (1 << i))) released_at[i] = now - old;
-      if ((int32_t)(now - lockout_until[i]) > (int32_t)old) lockout_until[i] = now - old;
-    }
+  for (uint8_t i = 0; i < N_BUTTONS; i++) {
+    if (now - released_at[i] > old && !(deb_mask & (1 << i))) released_at[i] = now - old;
+    if ((int32_t)(now - lockout_until[i]) > (int32_t)old) lockout_until[i] = now - old;
   }
 }
 
@@ -686,12 +693,28 @@ void loop() {
   }
   loop_prev = raw;
 
-  // 1. presses, in the order the interrupts saw them
-  while (q_r != q_w) {
-    uint8_t r = q_r & (PRESS_QUEUE - 1);
-    uint64_t t = clock_near(q_t[r]);
-    uint8_t mask = q_mask[r];
-    q_r++;
+  // 1. presses, in the order the interrupts saw the changes
+  for (;;) {
+    uint32_t t32 = 0;
+    uint8_t changed_to = deb_mask;
+    bool have = false;
+    cli();  // (not ATOMIC_BLOCK: it is a loop of its own, a `break` would stay inside)
+    if (q_r != q_w) {
+      uint8_t r = q_r & (CHANGE_QUEUE - 1);
+      t32 = q_t[r];
+      changed_to = q_mask[r];
+      q_r++;
+      have = true;
+    } else if (isr_mask != deb_mask) {  // a change folded into an entry already read
+      t32 = micros_irq();
+      changed_to = isr_mask;
+      have = true;
+    }
+    sei();
+    if (!have) break;
+    uint8_t mask = debounce(t32, changed_to);
+    if (!mask) continue;
+    uint64_t t = clock_near(t32);
     bool first = true;
     for (uint8_t i = 0; i < N_BUTTONS; i++) {
       if (!(mask & (1 << i))) continue;
@@ -749,7 +772,7 @@ void loop() {
   update_leds(ms);
   if (ms - aged_ms >= 1000) {  // once a second: it holds the interrupts for a moment
     aged_ms = ms;
-    age_debounce(raw);
+    age_debounce(micros());
   }
 
   // Idle until the next interrupt: a button, a serial byte, a byte sent, or the
@@ -762,7 +785,7 @@ void loop() {
   if (!any_polled) {
     set_sleep_mode(SLEEP_MODE_IDLE);
     cli();
-    if (q_r == q_w && Serial.available() <= 0) {
+    if (q_r == q_w && isr_mask == deb_mask && Serial.available() <= 0) {
       sleep_enable();
       sei();
       sleep_cpu();

@@ -528,3 +528,135 @@ def test_the_firmware_answers_line_for_line_like_the_reference_logic(avr_build):
     finally:
         port.close()
         sim.close()
+
+
+class PressReader:
+    """Every distinct press line from the chip's pty, acknowledged as it comes."""
+
+    def __init__(self, path: str) -> None:
+        import serial
+
+        from companion.hardware import protocol as proto
+
+        self.port = serial.Serial(path, 115200, timeout=0.05)
+        self.parser = proto.LineParser()
+        self.presses: dict[int, proto.PressEvent] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from companion.hardware import protocol as proto
+
+        while not self.stop.is_set():
+            for msg in self.parser.feed(self.port.read(512)):
+                if isinstance(msg, proto.PressEvent):
+                    self.presses.setdefault(msg.seq, msg)
+                    self.port.write(proto.cmd_ack(msg.boot, msg.seq))
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(2)
+        self.port.close()
+
+
+def test_the_chips_debounce_is_the_reference_debounce_for_any_edges(avr_build):
+    """Random edge trains on three pins (two ports): the chip's presses are exactly
+    those ``tadaa_logic.Debouncer`` finds in the same edges, at the first edge."""
+    from hypothesis import Phase, assume, given, settings
+    from hypothesis import strategies as st
+
+    from companion.hardware import tadaa_logic as logic
+
+    sim = AvrSim(avr_build, "00000000000000AB")
+    checked: list[int] = []  # presses compared, per example
+    reader = PressReader(sim.paths()[0])
+    buttons = (1, 2, 7)
+    us_per_cycle = 1_000_000 / FREQ
+    # The chip decides on its own stamps (late by up to STAMP_SLACK_US): a gap that
+    # close to the 30 ms debounce time may fall either way, on a real board too.
+    near = lambda gap: abs(gap - 30_000) <= 2 * STAMP_SLACK_US  # noqa: E731
+
+    trains = st.lists(st.integers(50, 45_000), min_size=1, max_size=10)
+
+    # Each example takes real time (the chip runs at 16 MHz of wall clock): a few,
+    # no shrinking (a failure prints the example it met).
+    @settings(max_examples=10, deadline=None, derandomize=True, phases=[Phase.generate])
+    @given(
+        st.tuples(trains, trains, trains), st.lists(st.integers(0, 20_000), min_size=3, max_size=3)
+    )
+    def check(gaps, starts):
+        # edges: (µs from t0, button, level); press = level 0 (pin to GND)
+        edges = []
+        for button, g, start in zip(buttons, gaps, starts, strict=True):
+            t, level = start, 0
+            for gap in g:
+                edges.append((t, button, level))
+                t += gap
+                level = 1 - level
+            if level == 1:  # end released
+                edges.append((t, button, 1))
+        # any two edges of one pin closer to 30 ms than the slack: undecidable, skip
+        for b in buttons:
+            ts = sorted(t for t, bb, _ in edges if bb == b)
+            for i in range(len(ts)):
+                for j in range(i + 1, len(ts)):
+                    assume(not near(ts[j] - ts[i]))
+        before = set(reader.presses)
+        n_edges = {b: len(sim.edges(b, 0)) + len(sim.edges(b, 1)) for b in buttons}
+        t0 = sim.soon(60)
+        sim.send(*(f"pin {BUTTON_PIN[b]} {lv} {t0 + t * 1000}" for t, b, lv in edges))
+        wait_for(
+            lambda: all(
+                len(sim.edges(b, 0)) + len(sim.edges(b, 1)) - n_edges[b]
+                == sum(1 for _, bb, _ in edges if bb == b)
+                for b in buttons
+            ),
+            30,
+            "the edges applied",
+        )
+        time.sleep(0.35)  # presses sent, and every pin released for > 30 ms
+        # The reference, fed the very cycles the harness applied the edges at.
+        applied = []
+        with sim.lock:
+            for r in sim.reports:
+                if r[0] == "EDGE" and int(r[3]) >= 0:
+                    applied.append((int(r[3]), r[1], int(r[2])))
+        applied = applied[-len(edges) :]
+        pin_button = {pin: b for b, pin in BUTTON_PIN.items()}
+        ref = logic.Debouncer(8, 30_000, 0, t_us=-(10**9))
+        mask, want = 0, []
+        for cycle in sorted({c for c, _, _ in applied}):
+            for c, pin, lv in applied:
+                if c == cycle:
+                    bit = 1 << (pin_button[pin] - 1)
+                    mask = mask & ~bit if lv == 1 else mask | bit
+            new = ref.sample(int(cycle * us_per_cycle), mask)
+            want += [(b, cycle) for b in range(1, 9) if new & (1 << (b - 1))]
+        got = sorted((p for s, p in reader.presses.items() if s not in before), key=lambda p: p.seq)
+        # The chip's samples: a tie (same t_us) is edges one interrupt saw together,
+        # which the reference may have seen a few µs apart; any other order is exact.
+        groups: list[list] = []
+        for p in got:
+            if groups and p.tie and p.t_us == groups[-1][0].t_us:
+                groups[-1].append(p)
+            else:
+                groups.append([p])
+        assert sum(map(len, groups)) == len(want), (groups, want)
+        k, offsets = 0, []
+        for g in groups:
+            ref_part = want[k : k + len(g)]
+            k += len(g)
+            assert {p.button for p in g} == {b for b, _ in ref_part}, (groups, want)
+            span_us = (ref_part[-1][1] - ref_part[0][1]) * us_per_cycle
+            assert span_us <= STAMP_SLACK_US, (g, ref_part)
+            offsets.append(g[0].t_us - ref_part[0][1] * us_per_cycle)
+        assert not offsets or max(offsets) - min(offsets) <= STAMP_SLACK_US
+        checked.append(len(want))
+
+    try:
+        check()
+        assert len(checked) >= 4 and sum(checked) >= 10, checked  # it did look at presses
+    finally:
+        reader.close()
+        sim.close()
