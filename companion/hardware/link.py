@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import fnmatch
 import glob
 import os
 import random
@@ -59,9 +60,9 @@ from serial.tools import list_ports
 
 from companion.hardware import protocol as proto
 from companion.hardware.clocksync import ClockSync, SyncSample
+from companion.hardware.config import port_in_use, usb_candidate
 
-# MicroPython on a Raspberry Pi RP2040 board (the firmware does not change the USB ids).
-USB_IDS: tuple[tuple[int, int], ...] = ((0x2E8A, 0x0005),)
+# The USB ids that make a port a candidate are ``config.USB_CANDIDATES``.
 BY_ID_GLOBS = ("/dev/serial/by-id/*MicroPython*", "/dev/serial/by-id/*[Tt]adaa*", "/dev/tadaa-*")
 
 PING_BURST = 10  # pings right after a (re)connect, back to back (``BURST_GAP`` apart)
@@ -86,6 +87,9 @@ SCAN_EVERY_NS = 500_000_000
 # should not be poked every few seconds) until it disappears and comes back, or
 # for a minute (a device that was still booting).
 NOT_TADAA_RETRY_NS = 60_000_000_000
+# A shared-id port (an Arduino, a USB-serial chip) another program holds is looked
+# at again this often; one that did not answer is left alone until unplugged.
+BUSY_RECHECK_NS = 10_000_000_000
 
 
 Clock = Callable[[], int]
@@ -520,11 +524,24 @@ def candidate_ports(configured: Iterable[str] = ()) -> list[str]:
             add(path)
     try:
         for info in list_ports.comports():
-            if (info.vid, info.pid) in USB_IDS:
+            if usb_candidate(info.vid, info.pid) is not None:
                 add(info.device)
     except OSError:
         pass
     return list(found.values())
+
+
+def shared_usb_port(port: str) -> bool:
+    """Whether ``port`` is a USB device whose id unrelated gadgets share too."""
+    real = os.path.realpath(port)
+    try:
+        for info in list_ports.comports():
+            if os.path.realpath(info.device) == real:
+                c = usb_candidate(info.vid, info.pid)
+                return c is not None and c.shared
+    except OSError:
+        pass
+    return False
 
 
 class TadaaHub:
@@ -551,6 +568,7 @@ class TadaaHub:
         open_port: Callable[[str], serial.Serial] | None = None,
     ) -> None:
         configured = tuple(configured)
+        self.configured = configured
         self.ports = ports or (lambda: candidate_ports(configured))
         self.clock = clock
         self.open_port = open_port or _open_serial
@@ -559,6 +577,8 @@ class TadaaHub:
         self.not_tadaa: dict[str, int] = {}
         self.failed_opens: dict[str, int] = {}  # port -> failed attempts in a row
         self.present: set[str] = set()  # ports of the last scan
+        self.left_alone: set[str] = set()  # shared-id ports that did not answer, until unplugged
+        self._shared: dict[str, bool] = {}
         self.press_listeners: list[PressListener] = []
         self.status_listeners: list[StatusListener] = []
         self.errors: list[str] = []
@@ -691,7 +711,7 @@ class TadaaHub:
 
     def unconnected_ports(self) -> list[str]:
         with self._lock:
-            return sorted(self.not_tadaa)
+            return sorted(set(self.not_tadaa) | self.left_alone)
 
     # ------------------------------------------------------------------ the hub thread
 
@@ -730,13 +750,27 @@ class TadaaHub:
                 del self.not_tadaa[gone]  # unplugged: try it afresh when it returns
             for gone in [p for p in self.failed_opens if p not in ports]:
                 del self.failed_opens[gone]
+            self.left_alone &= set(ports)
+            self._shared = {p: v for p, v in self._shared.items() if p in ports}
         for port in ports:
             with self._lock:
-                if port in self.links:
+                if port in self.links or port in self.left_alone:
                     continue
                 if now - self.not_tadaa.get(port, -NOT_TADAA_RETRY_NS) < NOT_TADAA_RETRY_NS:
                     continue
+            if self._is_shared(port) and port_in_use(port):
+                # Someone else's conversation (a printer host, a serial monitor): not a word.
+                with self._lock:
+                    self.not_tadaa[port] = now - NOT_TADAA_RETRY_NS + BUSY_RECHECK_NS
+                continue
             self._open(port)
+
+    def _is_shared(self, port: str) -> bool:
+        """A port found by its shared USB id (a port the host configured is theirs)."""
+        if port not in self._shared:
+            mine = any(fnmatch.fnmatch(port, pattern) for pattern in self.configured)
+            self._shared[port] = not mine and shared_usb_port(port)
+        return self._shared[port]
 
     def _open(self, port: str) -> None:
         try:
@@ -782,9 +816,13 @@ class TadaaHub:
                     link.info_sent_ns = now  # a Tadaa device on a noisy line: ask again
                     link.write(proto.cmd_info())
                 elif not link.seen_valid and now - link.opened_ns > HELLO_TIMEOUT_NS:
-                    # not a Tadaa device (or mute): leave the port alone for a while
+                    # not a Tadaa device (or mute): leave the port alone for a while,
+                    # or until it is unplugged if its USB id is a shared one
                     with self._lock:
-                        self.not_tadaa[link.port] = now
+                        if self._shared.get(link.port):
+                            self.left_alone.add(link.port)
+                        else:
+                            self.not_tadaa[link.port] = now
                         self.links.pop(link.port, None)
                     link.close()
                 continue
