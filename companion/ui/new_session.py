@@ -282,6 +282,12 @@ class NewSessionScreen(Screen[None]):
         try:
             options = self.read_options()
             from companion.session.live import LiveSession
+            from companion.ui.games import check_options
+
+            problem = check_options(self.info, options)
+            if problem:
+                self.show_error(problem)
+                return
 
             live = LiveSession.start(self.companion.store, self.info.id, players, options,
                                      clock=self.companion.clock, rng=self.companion.rng)

@@ -22,3 +22,18 @@ def screen_for(session: LiveSession) -> GameScreen:
     module = importlib.import_module(f"companion.ui.games.{name}")
     screen: GameScreen = module.SCREEN(session)
     return screen
+
+
+def check_options(info: GameInfo, options: dict[str, object]) -> str | None:
+    """A game screen module's own check of the setup options (``check_options``), if any.
+
+    The rules check what they can; a screen module may check what only this machine
+    knows (a music file exists and decodes). Returns the message, or None.
+    """
+    name = info.module.rsplit(".", 1)[-1]
+    try:
+        module = importlib.import_module(f"companion.ui.games.{name}")
+    except ImportError:
+        return None
+    check = getattr(module, "check_options", None)
+    return check(options) if callable(check) else None

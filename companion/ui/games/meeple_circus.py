@@ -57,7 +57,6 @@ from companion.rules.meeple_circus.actions import (
     StartPerformance,
     VoidPress,
 )
-from companion.rules.meeple_circus.game import parse_music_setting
 from companion.rules.meeple_circus.state import SPEED_TOKEN_ACTS, CircusState
 from companion.rules.meeple_circus.timing import Attempt
 from companion.session.live import Change, LiveSession
@@ -88,6 +87,8 @@ class Music:
     track_id: str
     note: str = ""
     """Why this was chosen when it is a fallback (shown on screen)."""
+    cut_s: float | None = None
+    """Play only this long (fading out): ``song.mp3 @ 2:00``; ``length_ns`` is the cut."""
 
 
 def countdown_music(seconds: int, note: str = "") -> Music:
@@ -106,22 +107,47 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
     With the default setting, act 3's performers take the act's built-in tracks in
     turn (each performs to their own track); acts 1–2 use the act's first track.
     """
+    from companion.audio.choice import parse_music_choice
     from companion.audio.errors import AudioFileError
-    from companion.audio.tracks import load_track, tracks_for_act
+    from companion.audio.tracks import tracks_for_act
 
-    kind, seconds = parse_music_setting(setting)
-    if kind == "countdown" and seconds is not None:
-        return countdown_music(seconds)
     try:
-        if kind == "file":
-            track = load_track(Path(setting.strip()))
-        else:
-            tracks = tracks_for_act(act)
-            track = tracks[performance % len(tracks)]
+        choice = parse_music_choice(setting)
+        if choice.kind == "file":
+            return file_music(choice)
+        if choice.kind == "countdown" and choice.length_s is not None:
+            return countdown_music(round(choice.length_s))
+        tracks = tracks_for_act(act)
+        track = tracks[performance % len(tracks)]
     except (AudioFileError, OSError, ValueError, IndexError) as exc:
         note = _("Music unavailable ({problem}); plain countdown instead.").format(problem=exc)
         return countdown_music(FALLBACK_LENGTH_S, note)
     return Music(track.title, round(track.duration_s * NS_PER_S), track.path, track.id)
+
+
+def check_options(options: dict[str, Any]) -> str | None:
+    """The new-session form's check of the act music on this machine, or None if fine.
+
+    The rules cannot look at files; ``companion.audio.choice`` refuses a missing or
+    undecodable file, a countdown written another way and a cut longer than the song.
+    """
+    from companion.audio.choice import check_act_music
+    from companion.audio.errors import AudioFileError
+
+    try:
+        check_act_music([str(options.get(f"music_act{n}") or "") for n in (1, 2, 3)])
+    except AudioFileError as exc:
+        return str(exc)
+    return None
+
+
+def file_music(choice: Any) -> Music:
+    """The music of a checked file choice (``companion.audio.choice.MusicChoice``)."""
+    assert choice.path is not None and choice.length_s is not None
+    track_id = f"file:{choice.path}" + (f"@{choice.cut_s}" if choice.cut_s is not None else "")
+    return Music(
+        choice.title, round(choice.length_s * NS_PER_S), choice.path, track_id, cut_s=choice.cut_s
+    )
 
 
 class MeepleCircusScreen(GameScreen):
@@ -571,7 +597,10 @@ class MeepleCircusScreen(GameScreen):
         def play() -> None:
             error: str | None = None
             try:
-                audio.play(path)
+                if music.cut_s is None:
+                    audio.play(path)
+                else:
+                    audio.play(path, cut_s=music.cut_s)
             except Exception as exc:  # a bad file: the countdown still runs
                 error = str(exc)
             # The music's time starts when play() returns (playback has started).
@@ -738,32 +767,36 @@ class MeepleCircusScreen(GameScreen):
         self.app.push_screen(ChoiceDialog(_("Music for this performance"), choices), chosen)
 
     def _ask_file(self, set_music: Any) -> None:
+        from companion.audio.choice import parse_music_file
         from companion.audio.errors import AudioFileError
-        from companion.audio.tracks import load_track
 
         def check(text: str) -> str | None:
             try:
-                load_track(Path(text.strip()))
+                parse_music_file(text)
             except AudioFileError as exc:
                 return str(exc)
             return None
 
         def done(text: str | None) -> None:
             if text:
-                t = load_track(Path(text.strip()))
-                set_music(Music(t.title, round(t.duration_s * NS_PER_S), t.path, f"file:{t.path}"))
+                set_music(file_music(parse_music_file(text)))
 
         self.app.push_screen(
-            PromptDialog(_("Path of a WAV file"), check=check, placeholder="~/music/circus.wav"),
+            PromptDialog(
+                _("Path of a WAV file"), check=check, placeholder="~/music/circus.mp3 @ 2:00"
+            ),
             done,
         )
 
     def _ask_countdown(self, set_music: Any) -> None:
+        from companion.audio.choice import parse_music_choice
+        from companion.audio.errors import AudioFileError
+
         def check(text: str) -> str | None:
             try:
-                parse_music_setting(f"countdown:{text.strip()}")
-            except RuleError as err:
-                return err.render(_)
+                parse_music_choice(f"countdown:{text.strip()}")
+            except AudioFileError as exc:
+                return str(exc)
             return None
 
         def done(text: str | None) -> None:
