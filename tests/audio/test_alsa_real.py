@@ -53,9 +53,9 @@ print(json.dumps(result, ensure_ascii=True))
 # The same failing open without our handler: what would have reached the terminal.
 UNGUARDED = r"""
 import json
-import simpleaudio
+import miniaudio
 try:
-    simpleaudio.play_buffer(bytes(882), 1, 2, 22050)
+    miniaudio.PlaybackDevice(nchannels=1, sample_rate=22050, backends=[miniaudio.Backend.ALSA])
     print(json.dumps({"opened": True}))
 except Exception as exc:
     print(json.dumps({"opened": False, "error": str(exc)}))
@@ -70,22 +70,51 @@ def file_pcm(capture: Path) -> str:
     return f'pcm.!default {{ type file; slave.pcm "null"; file "{capture}"; format "wav" }}\n'
 
 
+def captured_frames(capture: Path, channels: int, rate: int) -> bytes:
+    with wave.open(str(capture), "rb") as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (channels, 2, rate)
+        return w.readframes(w.getnframes())
+
+
+def assert_played(name: str, captured: bytes, frames: bytes) -> None:
+    """simpleaudio writes exactly the frames; miniaudio the frames, then only silence."""
+    if name == "simpleaudio":
+        assert captured == frames
+    else:
+        assert captured[: len(frames)] == frames
+        assert not captured[len(frames) :].strip(b"\0"), "after the song, only silence"
+
+
+BOTH = ["simpleaudio", "miniaudio"]
+
+
+def backend_env(tmp_path: Path, asoundrc: str, name: str) -> dict[str, str]:
+    env = alsa_env(tmp_path, asoundrc)
+    env["COMPANION_AUDIO"] = name
+    if name == "simpleaudio":
+        pytest.importorskip(
+            "simpleaudio", reason="the companion[simpleaudio] extra is not installed"
+        )
+    return env
+
+
 @pytest.mark.parametrize(
     ("rate", "channels", "seconds"),
     [(22050, 1, 0.75), (44100, 2, 0.4), (48000, 1, 0.3)],
     ids=["22k-mono", "44k-stereo", "48k-mono"],
 )
-def test_simpleaudio_writes_the_exact_frames_to_the_alsa_device(
-    tmp_path: Path, rate: int, channels: int, seconds: float
+@pytest.mark.parametrize("name", BOTH)
+def test_each_player_writes_the_exact_frames_to_the_alsa_device(
+    tmp_path: Path, rate: int, channels: int, seconds: float, name: str
 ) -> None:
     frames = tone_frames(seconds, rate, channels)
     source = write_wav(tmp_path / "source.wav", frames, rate, channels)
     capture = tmp_path / "capture.wav"
-    env = alsa_env(tmp_path, file_pcm(capture))
+    env = backend_env(tmp_path, file_pcm(capture), name)
 
     result, stderr = run_child(PLAY, env, str(source))
 
-    assert result["name"] == "simpleaudio"
+    assert result["name"] == name
     assert result["available"] is True
     assert result["reason"] == ""
     assert isinstance(result["latency"], float) and result["latency"] >= 0.0
@@ -95,17 +124,17 @@ def test_simpleaudio_writes_the_exact_frames_to_the_alsa_device(
         assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (channels, 2, rate)
         captured = w.readframes(w.getnframes())
     # The device saw exactly our frames: not the start-up probe, nothing dropped.
-    assert len(captured) == len(frames)
-    assert captured == frames
+    assert_played(name, captured, frames)
 
 
-def test_a_committed_track_reaches_the_device_unchanged(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", BOTH)
+def test_a_committed_track_reaches_the_device_unchanged(tmp_path: Path, name: str) -> None:
     cue = Path(__file__).resolve().parents[2] / "sounds" / "cues" / "tadaa.wav"
     capture = tmp_path / "capture.wav"
-    result, stderr = run_child(PLAY, alsa_env(tmp_path, file_pcm(capture)), str(cue))
+    result, stderr = run_child(PLAY, backend_env(tmp_path, file_pcm(capture), name), str(cue))
     assert result["available"] is True and stderr == b""
     with wave.open(str(cue), "rb") as a, wave.open(str(capture), "rb") as b:
-        assert b.readframes(b.getnframes()) == a.readframes(a.getnframes())
+        assert_played(name, b.readframes(b.getnframes()), a.readframes(a.getnframes()))
 
 
 def test_without_a_device_the_backend_is_silent_says_why_and_prints_nothing(
@@ -171,7 +200,7 @@ def test_forced_silence_never_touches_the_device(tmp_path: Path) -> None:
         "from companion.audio.backend import open_backend\n"
         "b = open_backend('silent')\n"
         "print(json.dumps({'name': b.name, 'available': b.available, 'reason': b.reason,"
-        " 'sa': 'simpleaudio' in sys.modules}))\n"
+        " 'sa': 'simpleaudio' in sys.modules or 'miniaudio' in sys.modules}))\n"
     )
     capture = tmp_path / "capture.wav"
     result, stderr = run_child(script, alsa_env(tmp_path, file_pcm(capture)))
@@ -183,34 +212,6 @@ def test_forced_silence_never_touches_the_device(tmp_path: Path) -> None:
     }
     assert not capture.exists()
     assert stderr == b""
-
-
-def captured_frames(capture: Path, channels: int, rate: int) -> bytes:
-    with wave.open(str(capture), "rb") as w:
-        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (channels, 2, rate)
-        return w.readframes(w.getnframes())
-
-
-def assert_played(name: str, captured: bytes, frames: bytes) -> None:
-    """simpleaudio writes exactly the frames; miniaudio the frames, then only silence."""
-    if name == "simpleaudio":
-        assert captured == frames
-    else:
-        assert captured[: len(frames)] == frames
-        assert not captured[len(frames) :].strip(b"\0"), "after the song, only silence"
-
-
-BOTH = ["simpleaudio", "miniaudio"]
-
-
-def backend_env(tmp_path: Path, asoundrc: str, name: str) -> dict[str, str]:
-    env = alsa_env(tmp_path, asoundrc)
-    env["COMPANION_AUDIO"] = name
-    if name == "simpleaudio":
-        pytest.importorskip(
-            "simpleaudio", reason="the companion[simpleaudio] extra is not installed"
-        )
-    return env
 
 
 @pytest.mark.parametrize("name", BOTH)
