@@ -56,9 +56,13 @@ DRAIN_WAIT_S = 1.0
 _PROBE_RATE = 22050
 _PROBE = bytes(2 * _PROBE_RATE // 50)
 
-#: miniaudio's period; the device holds about three of them.
-MINIAUDIO_PERIOD_MS = 20
+#: miniaudio's period; the device holds three of them (150 ms, like simpleaudio's
+#: buffer): the frames come from Python, so the buffer must outlast a busy GIL.
+MINIAUDIO_PERIOD_MS = 50
 MINIAUDIO_PERIODS = 3
+#: Silence played after the last frame before the device is closed: closing drops
+#: what the ALSA buffer and a sound server (PulseAudio, PipeWire) still hold.
+MINIAUDIO_TAIL_S = 0.3
 
 BACKENDS = ("simpleaudio", "miniaudio", "silent")
 
@@ -242,17 +246,24 @@ class SimpleaudioBackend(_StreamBackend):
 class MiniaudioStream:
     """One miniaudio playback device playing one buffer, closed when it has played.
 
-    The device pulls frames from a generator on its own thread. When the generator
-    has handed over the last frame, a small thread waits for the device's buffer to
-    play out and closes the device; ``stop`` closes it at once.
+    The device pulls frames from a generator on its own thread. After the last frame
+    the generator hands over :data:`MINIAUDIO_TAIL_S` of silence, so the end of the
+    music has left every buffer when a small thread closes the device; ``stop``
+    closes it at once.
     """
 
-    def __init__(self, ma: Any, pcm: Pcm, period_ms: int = MINIAUDIO_PERIOD_MS) -> None:
+    def __init__(
+        self,
+        ma: Any,
+        pcm: Pcm,
+        period_ms: int = MINIAUDIO_PERIOD_MS,
+        tail_s: float = MINIAUDIO_TAIL_S,
+    ) -> None:
+        self._tail_s = tail_s
         self._fed = threading.Event()  # the last frame is in the device
         self._closed = threading.Event()
         self._stopped = False
         self._close_lock = threading.Lock()
-        self._tail_s = MINIAUDIO_PERIODS * period_ms / 1000
         self._device = ma.PlaybackDevice(
             ma.SampleFormat.SIGNED16,
             pcm.channels,
@@ -280,12 +291,15 @@ class MiniaudioStream:
             chunk = data[pos : pos + wanted * step]
             pos += len(chunk)
             wanted = yield chunk
+        pad = round(self._tail_s * pcm.sample_rate)
+        while pad > 0 and not self._stopped:
+            n = min(wanted, pad)
+            pad -= n
+            wanted = yield bytes(n * step)
         self._fed.set()
 
     def _close_when_played(self) -> None:
         self._fed.wait()
-        if not self._stopped:
-            time.sleep(self._tail_s)  # the last periods still sound
         self._close()
 
     def _close(self) -> None:
@@ -397,14 +411,15 @@ def _open_simpleaudio(module: Any) -> AudioBackend:
 
 
 def _open_miniaudio(module: Any) -> AudioBackend:
-    started = time.monotonic()
     try:
-        probe = MiniaudioStream(module, Pcm(1, _PROBE_RATE, _PROBE))
+        probe = MiniaudioStream(module, Pcm(1, _PROBE_RATE, _PROBE), tail_s=0.0)
     except Exception as exc:
         return _silent_for(exc)
     probe.wait_done(1.0)
     backend = MiniaudioBackend(module)
-    backend.latency_s = max(0.0, time.monotonic() - started - len(_PROBE) / 2 / _PROBE_RATE)
+    # miniaudio closes without draining, so the probe's time says nothing about the
+    # output path; the device's buffer bounds how late a frame can sound.
+    backend.latency_s = MINIAUDIO_PERIODS * MINIAUDIO_PERIOD_MS / 1000
     return backend
 
 
