@@ -733,7 +733,7 @@ class MeepleCircusScreen(GameScreen):
         self.submit(FinishPerformance())
 
     def action_music(self) -> None:
-        """Pick what times the next performance: a built-in track, a WAV file, a countdown."""
+        """Pick what times the next performance: a built-in track, a music file, a countdown."""
         from companion.audio.tracks import tracks_for_act
 
         state = self.circus
@@ -743,7 +743,7 @@ class MeepleCircusScreen(GameScreen):
             for track in tracks_for_act(act):
                 length = format_remaining(round(track.duration_s * NS_PER_S))
                 choices.append((f"track:{track.id}", f"♪ {track.title} ({length})"))
-        choices.append(("file", _("Another WAV file…")))
+        choices.append(("file", _("Another music file…")))
         choices.append(("countdown", _("A plain countdown…")))
         key = (act, max(0, len(state.act.performances) - 1) if act == 3 and state.act else 0)
 
@@ -783,7 +783,9 @@ class MeepleCircusScreen(GameScreen):
 
         self.app.push_screen(
             PromptDialog(
-                _("Path of a WAV file"), check=check, placeholder="~/music/circus.mp3 @ 2:00"
+                _("Music file (MP3, FLAC, OGG or WAV); “@ 2:00” after it cuts the song"),
+                check=check,
+                placeholder="~/music/circus.mp3 @ 2:00",
             ),
             done,
         )
