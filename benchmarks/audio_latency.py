@@ -3,6 +3,7 @@
     benchmarks/audio_latency.py            # both players: tones, cues, full tracks (~10 min)
     benchmarks/audio_latency.py --quick    # without the full tracks (~2 min)
     benchmarks/audio_latency.py --backends miniaudio
+    benchmarks/audio_latency.py --decode-only   # how long choosing and decoding a song take
 
 It starts a private PulseAudio with a null sink, routes ALSA's ``default`` into
 it (``pcm.!default { type pulse }`` in a temporary asoundrc), plays through each of
@@ -414,6 +415,47 @@ def report(name: str, runs: list[Run]) -> dict[str, str]:
     return summary
 
 
+def decode_times(tmp: Path) -> None:
+    """How long choosing (header/frame count) and decoding a 2-minute song take, uncached."""
+    from companion.audio import decode
+    from companion.audio.tracks import tracks_for_act
+
+    track = tracks_for_act(1)[0]
+    files = {"wav": track.path}
+    for fmt, cmd in (
+        ("mp3", ["lame", "--quiet", "-b", "128"]),
+        ("flac", ["flac", "--silent", "--force", "-o"]),
+        ("ogg", ["oggenc", "--quiet", "-o"]),
+    ):
+        out = tmp / f"song.{fmt}"
+        if shutil.which(cmd[0]) is None:
+            continue
+        args = (
+            [*cmd, str(track.path), str(out)] if fmt == "mp3" else [*cmd, str(out), str(track.path)]
+        )
+        subprocess.run(args, check=True)
+        files[fmt] = out
+    for fmt, path in files.items():
+        info_ms, decode_ms = [], []
+        for _ in range(5):
+            decode._cache.clear()
+            t0 = time.perf_counter()
+            decode.read_music_info(path)
+            t1 = time.perf_counter()
+            decode.decode_music(path)
+            t2 = time.perf_counter()
+            info_ms.append((t1 - t0) * 1000)
+            decode_ms.append((t2 - t1) * 1000)
+        print(
+            f"{fmt:>4} {track.duration_s:.0f} s song: read_music_info {fmt_short(info_ms)}, "
+            f"decode_music {fmt_short(decode_ms)}"
+        )
+
+
+def fmt_short(values: list[float]) -> str:
+    return f"median {statistics.median(values):.1f} ms (max {max(values):.1f})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="skip the full 2-minute tracks")
@@ -421,7 +463,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--backends", default="simpleaudio,miniaudio", help="players to measure, in order"
     )
+    parser.add_argument("--decode-only", action="store_true", help="only the decode times")
     args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="audio-decode-") as tmpdir:
+        decode_times(Path(tmpdir))
+    if args.decode_only:
+        return 0
 
     missing = missing_tools()
     if missing:
