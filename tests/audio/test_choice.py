@@ -141,3 +141,25 @@ def test_the_form_check_names_the_act_and_speaks_chinese(tmp_path: Path) -> None
         assert str(zh.value) == f"第 1 幕音乐：{tmp_path / 'nope.mp3'} 不存在。"
     finally:
         set_language("en")
+
+
+@pytest.fixture(scope="module")
+def long_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 15-minute silent WAV (8 kHz, 8-bit: 7 MB), so every cut fits."""
+    path = tmp_path_factory.mktemp("choice") / "long.wav"
+    return write_wav(path, bytes([128]) * (8000 * 900), rate=8000, width=1)
+
+
+@given(minutes=st.integers(0, 15), seconds=st.integers(0, 59), spaces=st.sampled_from(["", " "]))
+def test_every_cut_in_bounds_is_its_minutes_and_seconds(
+    long_wav: Path, minutes: int, seconds: int, spaces: str
+) -> None:
+    total = minutes * 60 + seconds
+    text = f"{long_wav} @{spaces}{minutes}:{seconds:02d}"
+    if 15 <= total <= 900:
+        c = parse_music_choice(text)
+        assert (c.cut_s, c.length_s) == (total, float(total))
+        assert parse_music_choice(f"{long_wav} @ {total}").cut_s == total
+    else:
+        with pytest.raises(MusicChoiceError, match="15 to 900"):
+            parse_music_choice(text)
