@@ -146,12 +146,32 @@ class CompanionApp(App[str | None]):
 
     @property
     def audio(self) -> Any:
-        """The audio backend, opened on first use (probing a device can take a moment)."""
-        if self._audio is None:
-            from companion.audio.backend import open_backend  # deferred: ALSA probe
+        """The audio backend, opened on first use on a thread (a probe takes up to 1 s).
 
-            self._audio = open_backend()
+        Until the probe ends it reads as silent ("checking…"); the screen then redraws.
+        """
+        if self._audio is None:
+            from companion.audio.backend import BackgroundBackend  # deferred: ALSA probe
+
+            try:
+                loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+
+            def ready() -> None:  # on the probe thread
+                if loop is not None:
+                    with contextlib.suppress(RuntimeError):  # the app has closed
+                        loop.call_soon_threadsafe(self._audio_ready)
+
+            self._audio = BackgroundBackend(on_ready=ready)
         return self._audio
+
+    def _audio_ready(self) -> None:
+        if not self.is_running or not self.screen_stack:
+            return
+        refresh = getattr(self.screen, "refresh_view", None)
+        if callable(refresh):
+            refresh()
 
     def write(self, fn: Callable[[], T], done: Callable[[Future[T]], None]) -> None:
         """Run ``fn`` on the writer thread; ``done(future)`` runs later on the UI thread."""

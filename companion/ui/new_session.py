@@ -362,7 +362,14 @@ class NewSessionScreen(Screen[None]):
         app = self.companion
         seats = list(self.seats)
 
+        screen_class = self.info.screen.load()
+
         def start() -> LiveSession:  # on the writer thread: the UI never waits for the disk
+            # What only this machine can check (a music file exists and decodes) is
+            # checked here, before anything is written; the rules checked the rest.
+            problem = screen_class.check_options(options)
+            if problem:
+                raise ValueError(problem)
             live = LiveSession.start(
                 app.store, self.info.id, players, options, clock=app.clock, rng=app.rng
             )
