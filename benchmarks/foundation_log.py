@@ -46,17 +46,25 @@ def bench_append(folder: Path, n: int) -> list[float]:
 
 def bench_replay(folder: Path, n: int) -> tuple[float, float]:
     with Store.open(folder / "replay.sqlite3") as store:
-        sid = store.create_session("scorepad", {"highest_wins": True, "target": 0},
-                                   seat_players(["A", "B", "C", "D"]))
+        sid = store.create_session(
+            "scorepad", {"highest_wins": True, "target": 0}, seat_players(["A", "B", "C", "D"])
+        )
         with store.transaction() as c:
             import json
 
             rows = []
             for seq in range(1, n + 1):
-                payload = ({"type": "close-round"} if seq % 10 == 0 else
-                           {"type": "score", "player": f"p{seq % 4 + 1}", "points": seq % 7})
+                payload = (
+                    {"type": "close-round"}
+                    if seq % 10 == 0
+                    else {"type": "score", "player": f"p{seq % 4 + 1}", "points": seq % 7}
+                )
                 rows.append((sid, seq, "action", json.dumps(payload), "t", seq))
-            c.executemany("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+            c.executemany(
+                "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
         t0 = time.perf_counter()
         entries = store.entries(sid)
         row = store.session(sid)
@@ -90,8 +98,12 @@ def bench_first_screen(folder: Path, runs: int, lang: str) -> list[float]:
     for i in range(runs):
         db = folder / f"start-{lang}-{i}.sqlite3"
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", FIRST_SCREEN, str(db), lang], check=True,
-                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        subprocess.run(
+            [sys.executable, "-c", FIRST_SCREEN, str(db), lang],
+            check=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         times.append(time.perf_counter() - t0)
     return times
 
@@ -105,21 +117,29 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.db_dir or ROOT) as tmp:
         folder = Path(tmp)
-        print(f"machine: {platform.platform()}, {os.cpu_count()} cores, "
-              f"Python {platform.python_version()}, SQLite {__import__('sqlite3').sqlite_version}")
+        print(
+            f"machine: {platform.platform()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}, SQLite {__import__('sqlite3').sqlite_version}"
+        )
         appends = bench_append(folder, args.appends)
-        print(f"append one action (synchronous=FULL, WAL), n={len(appends)}: "
-              f"median {statistics.median(appends) * 1e3:.2f} ms, "
-              f"p99 {percentile(appends, 0.99) * 1e3:.2f} ms, "
-              f"max {max(appends) * 1e3:.2f} ms")
+        print(
+            f"append one action (synchronous=FULL, WAL), n={len(appends)}: "
+            f"median {statistics.median(appends) * 1e3:.2f} ms, "
+            f"p99 {percentile(appends, 0.99) * 1e3:.2f} ms, "
+            f"max {max(appends) * 1e3:.2f} ms"
+        )
         t_replay, t_resume = bench_replay(folder, args.entries)
-        print(f"replay {args.entries} entries (read + validate + fold): {t_replay * 1e3:.0f} ms; "
-              f"resume (replay check + state stack): {t_resume * 1e3:.0f} ms")
+        print(
+            f"replay {args.entries} entries (read + validate + fold): {t_replay * 1e3:.0f} ms; "
+            f"resume (replay check + state stack): {t_resume * 1e3:.0f} ms"
+        )
         for lang in ("en", "zh"):
             starts = bench_first_screen(folder, args.starts, lang)
-            print(f"process start to first screen ({lang}, headless), n={len(starts)}: "
-                  f"median {statistics.median(starts) * 1e3:.0f} ms, "
-                  f"max {max(starts) * 1e3:.0f} ms")
+            print(
+                f"process start to first screen ({lang}, headless), n={len(starts)}: "
+                f"median {statistics.median(starts) * 1e3:.0f} ms, "
+                f"max {max(starts) * 1e3:.0f} ms"
+            )
 
 
 if __name__ == "__main__":
