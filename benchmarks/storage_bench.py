@@ -5,7 +5,7 @@
 The history is the one of ``history_bench.py`` (real score-pad games). Each step
 is the median of ``--runs`` (wall and CPU). The baseline is the ``Store.open``
 of the commit before the storage work (read from git, so both run side by side
-in one process on the same file):
+in one process, on the same history written at its schema):
 
 * open (baseline): connect, user_version, WAL, migrate check;
 * open (now): the same, after ``inspect_file`` reads the file untouched (``immutable=1``);
@@ -85,10 +85,14 @@ def main() -> int:
         size = db.stat().st_size
         print(f"{args.sessions} sessions, {entries} entries, {size / 1e6:.1f} MB file")
         Old = baseline_store()
+        old_db = work / "history-baseline.sqlite3"  # the same history at the old schema
+        old = Old.open(old_db)
+        generate(old, args.sessions)
+        old.close()
         rows: list[tuple[str, float, float]] = []
 
         def open_old() -> None:
-            store = Old.open(db)
+            store = Old.open(old_db)
             store.close()
 
         def open_new() -> None:
