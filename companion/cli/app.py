@@ -38,7 +38,7 @@ def run_app(args: argparse.Namespace) -> int:
         # The other window may be creating the file this very moment (both started
         # together on a new database): give it a moment to appear.
         deadline = time.monotonic() + 3
-        while not inspect_file(path).exists and time.monotonic() < deadline:
+        while not (path.is_file() and path.stat().st_size) and time.monotonic() < deadline:
             time.sleep(0.05)
     try:
         app = make_app(path, lang=lang, in_use=in_use)
