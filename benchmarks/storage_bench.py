@@ -38,6 +38,7 @@ from history_bench import generate  # noqa: E402
 
 from companion.session.backup import backup  # noqa: E402
 from companion.session.check import check_store  # noqa: E402
+from companion.session.export import export_text, sessions_json_text  # noqa: E402
 from companion.session.store import Store  # noqa: E402
 
 BASELINE_COMMIT = "2c75081"
@@ -109,6 +110,19 @@ def main() -> int:
             rows.append(("integrity_check", *timed(lambda: ro.check(full=True), 1)))
             rows.append(
                 ("companion check (every session replayed)", *timed(lambda: check_store(ro), 1))
+            )
+            ids = [r[0] for r in ro.conn.execute("SELECT id FROM sessions")]
+            rows.append(
+                (
+                    "export all JSON, text only (as before)",
+                    *timed(lambda: sessions_json_text(ro, ids), 1),
+                )
+            )
+            rows.append(
+                (
+                    "export all JSON, now (every session checked first)",
+                    *timed(lambda: export_text(ro, ids, "json"), 1),
+                )
             )
             out = work / "backup.sqlite3"
             rows.append(
