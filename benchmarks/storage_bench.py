@@ -5,7 +5,7 @@
 The history is the one of ``history_bench.py`` (real score-pad games). Each step
 is the median of ``--runs`` (wall and CPU). The baseline is the ``Store.open``
 of the commit before the storage work (read from git, so both run side by side
-in one process on the same file):
+in one process, on the same history written at its schema):
 
 * open (baseline): connect, user_version, WAL, migrate check;
 * open (now): the same, after ``inspect_file`` reads the file untouched (``immutable=1``);
@@ -38,6 +38,7 @@ from history_bench import generate  # noqa: E402
 
 from companion.session.backup import backup  # noqa: E402
 from companion.session.check import check_store  # noqa: E402
+from companion.session.export import export_text, sessions_json_text  # noqa: E402
 from companion.session.store import Store  # noqa: E402
 
 BASELINE_COMMIT = "2c75081"
@@ -85,10 +86,14 @@ def main() -> int:
         size = db.stat().st_size
         print(f"{args.sessions} sessions, {entries} entries, {size / 1e6:.1f} MB file")
         Old = baseline_store()
+        old_db = work / "history-baseline.sqlite3"  # the same history at the old schema
+        old = Old.open(old_db)
+        generate(old, args.sessions)
+        old.close()
         rows: list[tuple[str, float, float]] = []
 
         def open_old() -> None:
-            store = Old.open(db)
+            store = Old.open(old_db)
             store.close()
 
         def open_new() -> None:
@@ -105,6 +110,19 @@ def main() -> int:
             rows.append(("integrity_check", *timed(lambda: ro.check(full=True), 1)))
             rows.append(
                 ("companion check (every session replayed)", *timed(lambda: check_store(ro), 1))
+            )
+            ids = [r[0] for r in ro.conn.execute("SELECT id FROM sessions")]
+            rows.append(
+                (
+                    "export all JSON, text only (as before)",
+                    *timed(lambda: sessions_json_text(ro, ids), 1),
+                )
+            )
+            rows.append(
+                (
+                    "export all JSON, now (every session checked first)",
+                    *timed(lambda: export_text(ro, ids, "json"), 1),
+                )
             )
             out = work / "backup.sqlite3"
             rows.append(

@@ -9,6 +9,7 @@ the other window.
 from __future__ import annotations
 
 import argparse
+import time
 
 from companion.cli.common import fail, setup_language
 from companion.i18n import _
@@ -33,6 +34,12 @@ def run_app(args: argparse.Namespace) -> int:
         in_use = busy
     except OSError as exc:
         fail(_("Cannot use {path}: {problem}.").format(path=path, problem=exc.strerror or exc))
+    if in_use is not None:
+        # The other window may be creating the file this very moment (both started
+        # together on a new database): give it a moment to appear.
+        deadline = time.monotonic() + 3
+        while not (path.is_file() and path.stat().st_size) and time.monotonic() < deadline:
+            time.sleep(0.05)
     try:
         app = make_app(path, lang=lang, in_use=in_use)
     except StoreError as exc:

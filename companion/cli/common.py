@@ -14,7 +14,7 @@ import sys
 from companion.i18n import _, resolve_language, set_language
 from companion.session.locations import default_db_path
 from companion.session.owner import DatabaseInUse, OwnerLock
-from companion.session.store import Store, StoreError, inspect_file
+from companion.session.store import SCHEMA_VERSION, Store, StoreError, inspect_file
 
 _HELD: list[OwnerLock] = []
 """Owner locks taken by this command, held until the process ends."""
@@ -36,8 +36,14 @@ def open_store(args: argparse.Namespace, *, readonly: bool = False) -> Store:
     path = default_db_path(getattr(args, "db", None))
     try:
         if readonly:
-            if not inspect_file(path).exists:
+            found = inspect_file(path)
+            if not found.exists:
                 return Store.memory()  # no history yet: nothing to read, nothing created
+            if found.version < SCHEMA_VERSION:
+                # Written by an older companion: upgrade it first, as the app would
+                # (under the owner lock, so never beside a running app).
+                with OwnerLock(path):
+                    Store.open(path).close()
             return Store.open(path, readonly=True)
         inspect_file(path)  # refused files get no lock file beside them
         _HELD.append(OwnerLock(path).acquire())

@@ -15,10 +15,13 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, field
 
-from companion.rules.base import RuleError
+from companion.rules.base import N_, RuleError
 from companion.session.export import replay_session
 from companion.session.log import ReplayError
 from companion.session.store import Store, StoreError
+
+ORPHANS = N_("log entries belong to no session in the history ({ids})")
+RESULT_DIFFERS = N_("the stored result does not match what its log replays to")
 
 
 @dataclass(frozen=True)
@@ -58,10 +61,26 @@ def check_store(store: Store, *, full: bool = True) -> CheckReport:
     except sqlite3.DatabaseError as exc:
         report.file_problems.append(str(exc))
         return report
+    try:
+        orphans = [
+            str(r[0])
+            for r in store.conn.execute(
+                "SELECT DISTINCT session_id FROM entries "
+                "WHERE session_id NOT IN (SELECT id FROM sessions)"
+            )
+        ]
+    except sqlite3.DatabaseError as exc:
+        orphans = []
+        report.file_problems.append(str(exc))
+    if orphans:  # a damaged key moved entries away from their session
+        report.file_problems.append(ORPHANS.format(ids=", ".join(repr(o) for o in orphans[:3])))
     for sid in ids:
         try:
             row = store.session(sid)
-            replay_session(row, store.entries(sid))
+            replayed = replay_session(row, store.entries(sid))
+            if row.status == "finished" and not replayed.matches_record:
+                # The stored result is derived from the log: a changed score is damage.
+                raise ValueError(RESULT_DIFFERS)
         except StoreError as exc:  # damaged, or its row unreachable through the index
             report.damaged.append(DamagedSession(sid, session_label(store, sid), str(exc)))
         except ReplayError as exc:

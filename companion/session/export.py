@@ -520,8 +520,51 @@ def _field(
     return value
 
 
+_SCALARS = (float, bool, type(None))
+
+
 def _bounded(value: Any, source: str, where: str, limit: int = MAX_TEXT) -> None:
-    """Every text at most ``limit`` long, every integer within 64 bits (the store's)."""
+    """Every text at most ``limit`` long, every integer within 64 bits (the store's).
+
+    A flat walk first (no recursion, no place names: it is on every entry of every
+    import and export); only when it finds something is the value walked again
+    to name the exact place.
+    """
+    kind = type(value)
+    if kind is str:
+        if len(value) <= limit and "\x00" not in value:
+            return
+    elif kind is int:
+        if -INT64 <= value < INT64:
+            return
+    elif kind in _SCALARS:
+        return
+    stack = [value]
+    pop, many = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) > limit or "\x00" in item:
+                break
+        elif kind is int:
+            if not -INT64 <= item < INT64:
+                break
+        elif kind is dict:
+            many(item)
+            many(item.values())
+        elif kind is list:
+            many(item)
+        elif kind not in _SCALARS:
+            # a subclass (never from json.loads): the slow path names it
+            break
+    else:
+        return
+    _bounded_place(value, source, where, limit)
+
+
+def _bounded_place(value: Any, source: str, where: str, limit: int = MAX_TEXT) -> None:
+    """``_bounded``, naming the place of the first value out of bounds."""
     if isinstance(value, str):
         if len(value) > limit or "\x00" in value:
             raise ExportError(
@@ -540,11 +583,11 @@ def _bounded(value: Any, source: str, where: str, limit: int = MAX_TEXT) -> None
             )
     elif isinstance(value, dict):
         for key, item in value.items():
-            _bounded(key, source, where)
-            _bounded(item, source, f"{where}.{key}")
+            _bounded_place(key, source, where)
+            _bounded_place(item, source, f"{where}.{key}")
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _bounded(item, source, f"{where}[{i}]")
+            _bounded_place(item, source, f"{where}[{i}]")
 
 
 def _moment(value: str, source: str, where: str) -> str:

@@ -21,6 +21,7 @@ import stat
 import threading
 import time
 import uuid
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -168,8 +169,10 @@ PROBLEMS = frozenset(
         N_("a seq that is not a positive number"),
         N_("unknown entry kind"),
         N_("a time that is not readable"),
+        N_("its checksum does not match: the stored data changed"),
     }
 )
+CHANGED = N_("its checksum does not match: the stored data changed")
 """Causes that ``StoreError.render`` translates when they are a parameter."""
 
 
@@ -404,6 +407,13 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE sessions SET status = 'finished' WHERE ended_at IS NOT NULL;
     CREATE INDEX sessions_by_game ON sessions(game, started_at);
     CREATE INDEX sessions_by_status ON sessions(status);
+    """,
+    # 2 -> 3: a checksum of every entry and of every session's setup, so damage that
+    # SQLite cannot see (a changed digit inside valid JSON) is found when read.
+    # Rows written before have none (NULL) and are not checked.
+    """
+    ALTER TABLE entries ADD COLUMN crc INTEGER;
+    ALTER TABLE sessions ADD COLUMN crc INTEGER;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -721,9 +731,9 @@ class Store:
         sid = session_id or str(uuid.uuid4())
         with self.transaction() as c:
             c.execute(
-                "INSERT INTO sessions(id, game, options, players, started_at, status) "
-                "VALUES (?, ?, ?, ?, ?, 'active')",
-                (
+                "INSERT INTO sessions(id, game, options, players, started_at, status, crc) "
+                "VALUES (?, ?, ?, ?, ?, 'active', ?)",
+                _setup_values(
                     sid,
                     game,
                     _dumps(options),
@@ -735,8 +745,7 @@ class Store:
 
     def session(self, session_id: str) -> SessionRow:
         row = self.conn.execute(
-            "SELECT id, game, options, players, started_at, ended_at, outcome, status "
-            "FROM sessions WHERE id = ?",
+            f"SELECT {_ROW_COLUMNS} FROM sessions WHERE id = ?",
             (session_id,),
         ).fetchone()
         if row is None:
@@ -751,9 +760,7 @@ class Store:
     def sessions(
         self, status: str | None = None, game: str | None = None, limit: int | None = None
     ) -> list[SessionRow]:
-        sql = (
-            "SELECT id, game, options, players, started_at, ended_at, outcome, status FROM sessions"
-        )
+        sql = f"SELECT {_ROW_COLUMNS} FROM sessions"
         where: list[str] = []
         args: list[Any] = []
         if status:
@@ -853,11 +860,7 @@ class Store:
         outcome: dict[str, Any] | None,
         reopen: bool,
     ) -> None:
-        c.execute(
-            "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (session_id, seq, kind, _dumps(payload), stamp, mono_ns),
-        )
+        c.execute(_INSERT_ENTRY, _entry_values(session_id, seq, kind, payload, stamp, mono_ns))
         if outcome is not None:
             c.execute(
                 "UPDATE sessions SET ended_at = ?, outcome = ?, status = 'finished' WHERE id = ?",
@@ -872,7 +875,7 @@ class Store:
 
     def entries(self, session_id: str, after: int = 0) -> list[Entry]:
         rows = self.conn.execute(
-            "SELECT seq, kind, payload, at, mono_ns FROM entries "
+            "SELECT seq, kind, payload, at, mono_ns, crc FROM entries "
             "WHERE session_id = ? AND seq > ? ORDER BY seq",
             (session_id, after),
         )
@@ -928,8 +931,7 @@ class Store:
 
     def _relation(self, c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> str:
         found = c.execute(
-            "SELECT id, game, options, players, started_at, ended_at, outcome, status "
-            "FROM sessions WHERE id = ?",
+            f"SELECT {_ROW_COLUMNS} FROM sessions WHERE id = ?",
             (row.id,),
         ).fetchone()
         if found is None:
@@ -944,7 +946,7 @@ class Store:
         stored = [
             _entry(row.id, r)
             for r in c.execute(
-                "SELECT seq, kind, payload, at, mono_ns FROM entries "
+                "SELECT seq, kind, payload, at, mono_ns, crc FROM entries "
                 "WHERE session_id = ? ORDER BY seq",
                 (row.id,),
             )
@@ -966,10 +968,9 @@ class Store:
                 ).fetchone()[0]
             )
             c.executemany(
-                "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                _INSERT_ENTRY,
                 [
-                    (row.id, e.seq, e.kind, _dumps(e.payload), e.at, e.mono_ns)
+                    _entry_values(row.id, e.seq, e.kind, e.payload, e.at, e.mono_ns)
                     for e in entries[have:]
                 ],
             )
@@ -986,31 +987,75 @@ class Store:
 
     @staticmethod
     def _insert_session(c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> None:
+        sid, game, options, players, started, crc = _setup_values(
+            row.id,
+            row.game,
+            _dumps(row.options),
+            _dumps([p.to_json() for p in row.players]),
+            row.started_at,
+        )
         c.execute(
             "INSERT INTO sessions(id, game, options, players, started_at, ended_at, "
-            "outcome, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "outcome, status, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                row.id,
-                row.game,
-                _dumps(row.options),
-                _dumps([p.to_json() for p in row.players]),
-                row.started_at,
+                sid,
+                game,
+                options,
+                players,
+                started,
                 row.ended_at,
                 _dumps(row.outcome) if row.outcome is not None else None,
                 row.status,
+                crc,
             ),
         )
         c.executemany(
-            "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(row.id, e.seq, e.kind, _dumps(e.payload), e.at, e.mono_ns) for e in entries],
+            _INSERT_ENTRY,
+            [_entry_values(row.id, e.seq, e.kind, e.payload, e.at, e.mono_ns) for e in entries],
         )
+
+
+_ROW_COLUMNS = "id, game, options, players, started_at, ended_at, outcome, status, crc"
+_INSERT_ENTRY = (
+    "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns, crc) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_SEP = "\x1f"
+
+
+def _crc(*parts: object) -> int:
+    return zlib.crc32(_SEP.join(str(p) for p in parts).encode("utf-8", "surrogatepass"))
+
+
+def _entry_values(
+    session_id: str, seq: int, kind: str, payload: dict[str, Any], at: str, mono_ns: int
+) -> tuple[str, int, str, str, str, int, int]:
+    text = _dumps(payload)
+    return (
+        session_id,
+        seq,
+        kind,
+        text,
+        at,
+        mono_ns,
+        _crc(session_id, seq, kind, text, at, mono_ns),
+    )
+
+
+def _setup_values(
+    sid: str, game: str, options: str, players: str, started: str
+) -> tuple[str, str, str, str, str, int]:
+    """The columns a session never changes after it starts, with their checksum."""
+    return (sid, game, options, players, started, _crc(sid, game, options, players, started))
 
 
 def _session_row(row: Sequence[Any]) -> SessionRow:
     """A stored session row, checked: ``DamagedError`` names the session and the field."""
-    sid, game, options, players, started, ended, outcome, status = row
+    sid, game, options, players, started, ended, outcome, status = row[:8]
     name = sid if isinstance(sid, str) else repr(sid)
+    crc = row[8] if len(row) > 8 else None
+    if crc is not None and crc != _crc(sid, game, options, players, started):
+        raise DamagedError(name, "game/options/players/started_at", CHANGED)
     for field, value in (("id", sid), ("game", game), ("started_at", started)):
         if not isinstance(value, str):
             raise DamagedError(name, field, N_("expected text"))
@@ -1052,8 +1097,11 @@ def _json_field(session: str, field: str, text: Any, kind: type) -> Any:
 
 def _entry(session: str, row: Sequence[Any]) -> Entry:
     """A stored log entry, checked: ``DamagedError`` names the session and the seq."""
-    seq, kind, payload, at, mono_ns = row
+    seq, kind, payload, at, mono_ns = row[:5]
     where = f"entry seq {seq}"
+    crc = row[5] if len(row) > 5 else None
+    if crc is not None and crc != _crc(session, seq, kind, payload, at, mono_ns):
+        raise DamagedError(session, where, CHANGED)
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
         raise DamagedError(session, "entries", N_("a seq that is not a positive number"))
     if kind not in ENTRY_KINDS:

@@ -38,7 +38,8 @@ def make_db_at_version(path, version):
             (players,),
         )
         conn.execute(
-            "INSERT INTO entries VALUES ('s-open', 1, 'action', "
+            "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
+            "VALUES ('s-open', 1, 'action', "
             '\'{"type":"score","player":"p1","points":3}\', '
             "'2026-01-02T20:01:00Z', 5)"
         )

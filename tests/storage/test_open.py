@@ -160,3 +160,26 @@ def test_fifty_simultaneous_first_starts_are_all_served(tmp_path):
     assert refused == []
     with Store.open(path) as store:
         assert store.schema_version == SCHEMA_VERSION
+
+
+def test_read_only_commands_upgrade_an_older_companion_database(tmp_path, capsys):
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(
+        "CREATE TABLE roster (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE, "
+        "colour TEXT, birth_date TEXT, created_at TEXT NOT NULL)"
+    )
+    conn.execute(
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL, "
+        "players TEXT NOT NULL, started_at TEXT NOT NULL, ended_at TEXT, outcome TEXT)"
+    )
+    conn.execute(
+        "CREATE TABLE entries (session_id TEXT NOT NULL REFERENCES sessions(id), seq INTEGER "
+        "NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL, at TEXT NOT NULL, mono_ns "
+        "INTEGER NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID"
+    )
+    conn.execute("PRAGMA user_version = 1")  # as a first companion left it
+    conn.close()
+    assert main(["--db", str(path), "stats", "--json"]) == 0
+    with Store.open(path, readonly=True) as store:
+        assert store.schema_version == SCHEMA_VERSION
