@@ -19,6 +19,17 @@ from companion.session.store import StoreError
 COMMANDS = ("export", "replay", "importer", "devices", "board", "stats", "check", "backup")
 
 
+def version() -> str:
+    """The installed package's version (the source tree's when run uninstalled)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("companion")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -32,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--lang", choices=("zh", "en"), help="language of the screens (default: from the locale)"
     )
+    parser.add_argument("--version", action="version", version=f"companion {version()}")
     parser.set_defaults(command=None)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in COMMANDS:
