@@ -1,13 +1,15 @@
 """米宝马戏团 Meeple Circus: three acts timed by music, Tadaa order from the buttons, scoring.
 
-Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
-screen), ``board`` (the players' board view). The record below is what the
+Every part of this game lives in this folder: ``rules``, ``guide`` and ``view``
+(pure), ``prepare`` (draws with the session's rng), ``screen`` (the host's screen),
+``board`` (the players' board view). The record below is what the
 registry (``companion/games/__init__.py``) lists.
 """
 
 from __future__ import annotations
 
-from companion.games.meeple_circus.rules import GAME
+from companion.games.meeple_circus.guide import GUIDE
+from companion.games.meeple_circus.rules import GAME, Termination
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
@@ -17,6 +19,8 @@ PLUGIN = GameInfo(
     rules=GAME,
     screen=Part("companion.games.meeple_circus.screen", "SCREEN"),
     board=Part("companion.games.meeple_circus.board", "VIEW"),
+    guide=GUIDE,
+    termination=Termination,
     aliases=("meeple", "circus", "mc"),
     bgg_id=193214,
 )
