@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -41,6 +41,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from companion.games.meeple_circus import panels as views
+from companion.games.meeple_circus import view
 from companion.games.meeple_circus.dialogs import ScoreDialog
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
@@ -61,16 +62,16 @@ from companion.games.meeple_circus.rules.game import parse_music_setting
 from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, CircusState
 from companion.games.meeple_circus.rules.timing import Attempt
 from companion.games.meeple_circus.tadaa_panel import TadaaPanel
+from companion.games.meeple_circus.units import NS_PER_MS, NS_PER_S, format_ms
 from companion.i18n import N_, _
 from companion.rules.base import RuleError
 from companion.session.live import Change, LiveSession
-from companion.widgets.countdown import Countdown, format_remaining
+from companion.widgets.countdown import Countdown, CountdownMode, format_remaining
 from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
 from companion.widgets.game_screen import GameScreen
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 
-NS_PER_S = 1_000_000_000
-KEYBOARD_UNCERTAINTY_NS = 20 * views.MS
+KEYBOARD_UNCERTAINTY_NS = 20 * NS_PER_MS
 """Half-width of a keyboard press's time interval (see the module docstring)."""
 TICK_S = 0.1
 FALLBACK_LENGTH_S = 120
@@ -293,17 +294,16 @@ class MeepleCircusScreen(GameScreen):
         self.tick()
 
     def _render_banner(self, state: CircusState) -> None:
-        if state.phase == "over":
-            text = _(views.PHASE_NAMES["over"])
+        b = view.banner(state)
+        if b.act is None and state.phase == "over":
+            text = _(b.phase_name)
         else:
-            act = state.act_number
             text = _("Act {n} · {name} · {phase}").format(
-                n=act, name=_(views.ACT_NAMES[act]), phase=_(views.PHASE_NAMES[state.phase])
+                n=state.act_number, name=_(b.act_name), phase=_(b.phase_name)
             )
-            if state.act is not None:
-                first = self.session.player(state.act.first_player).name
-                text += "  ·  " + _("first player: {name}").format(name=first)
-            if act == 3 and state.fun_technical:
+            if b.first_player is not None:
+                text += "  ·  " + _("first player: {name}").format(name=b.first_player)
+            if b.fun_technical:
                 text += "  ·  " + _("with Fun and Technical challenges")
         self.query_one("#mc-banner", Static).update(text)
 
@@ -344,10 +344,8 @@ class MeepleCircusScreen(GameScreen):
             )
         self.query_one("#mc-order", Static).update(order)
         self.query_one("#mc-track", Static).update(self._track_line(perf.current))
-        verdict = state.verdict()
-        assert verdict is not None
         self.query_one("#mc-tadaa", Static).update(
-            views.tadaa_table(state, verdict, state.act_number in SPEED_TOKEN_ACTS)
+            views.tadaa_table(state, state.act_number in SPEED_TOKEN_ACTS)
         )
         self.query_one("#mc-undecided", Static).update(views.undecided_text(state))
 
@@ -393,36 +391,29 @@ class MeepleCircusScreen(GameScreen):
     def tick(self) -> None:
         """Recompute the countdown from the clock; end the music when its time is up."""
         state = self.circus
-        countdown = self.query_one("#mc-countdown", Countdown)
         perf = state.performance
         if perf is None:
             return
-        attempt = perf.current
-        if attempt is None:
-            countdown.show(self.current_music().length_ns, "idle")
-            return
         now = self.clock_ns()
+        clock = view.clock_view(state, now, self.current_music().length_ns)
+        countdown = self.query_one("#mc-countdown", Countdown)
+        countdown.show(clock.remaining_ns or 0, cast(CountdownMode, clock.mode))
+        countdown.border_title = _(clock.label) if clock.label else ""
+        attempt = perf.current
+        if attempt is None or not attempt.running:
+            return
         key = self._attempt_key()
-        if attempt.running:
-            remaining = attempt.scheduled_end_ns - now
-            countdown.show(remaining, "running")
-            if (
-                countdown.warning
-                and self._warned != key
-                and self._audio_key is None
-                and not self._starting
-            ):
-                self._warned = key
-                self.play_cue("warning")
-            if remaining <= 0 and not self._end_inflight:
-                self._end_inflight = True
+        quiet = self._audio_key is None and not self._starting
+        if countdown.warning and self._warned != key and quiet:
+            self._warned = key
+            self.play_cue("warning")
+        if attempt.scheduled_end_ns - now <= 0 and not self._end_inflight:
+            self._end_inflight = True
 
-                def sent(_future: Future[Change]) -> None:
-                    self._end_inflight = False
+            def sent(_future: Future[Change]) -> None:
+                self._end_inflight = False
 
-                self._submit_then(EndPerformance(now), sent)
-        else:
-            countdown.show(attempt.scheduled_end_ns - attempt.end_ns, "ended")
+            self._submit_then(EndPerformance(now), sent)
 
     def _reconcile_audio(self) -> None:
         """Stop our music when the attempt it plays for is no longer running (undo too)."""
@@ -625,22 +616,17 @@ class MeepleCircusScreen(GameScreen):
         )
 
     def action_void(self) -> None:
-        verdict = self.circus.verdict()
-        if verdict is None:
-            return
+        rows = sorted(view.press_rows(self.circus), key=lambda r: r.index)
         choices = [
             KeyChoice(
                 CHOICE_KEYS[i],
-                str(j.index),
+                str(row.index),
                 _("#{n} {name} at {time} ({status})").format(
-                    n=j.index + 1,
-                    name=self.session.player(j.press.player).name,
-                    time=views.format_elapsed(j.elapsed_ns) if j.elapsed_ns is not None else "—",
-                    status=_(views.STATUS_LABELS[j.status]),
+                    n=row.index + 1, name=row.name, time=row.time, status=_(row.label)
                 ),
             )
-            for i, j in enumerate(verdict.presses[-len(CHOICE_KEYS) :])
-            if j.status not in ("voided", "discarded")
+            for i, row in enumerate(rows[-len(CHOICE_KEYS) :])
+            if row.status not in ("voided", "discarded")
         ]
         if not choices:
             self.notify(_("There is no press to void."), severity="warning")
@@ -665,9 +651,7 @@ class MeepleCircusScreen(GameScreen):
             edge = _("start") if j.status == "uncertain-start" else _("end")
             question = _(
                 "Press #{n} by {name} was within {unc} of the music's {edge}. Did it count?"
-            ).format(
-                n=j.index + 1, name=name, unc=views.format_ms(j.press.uncertainty_ns), edge=edge
-            )
+            ).format(n=j.index + 1, name=name, unc=format_ms(j.press.uncertainty_ns), edge=edge)
             choices = [
                 KeyChoice("y", "yes", _("yes: inside the music")),
                 KeyChoice(
