@@ -19,6 +19,7 @@ PLUGIN = GameInfo(
     rules=GAME,
     screen=Part("companion.games.meeple_circus.screen", "SCREEN"),
     board=Part("companion.games.meeple_circus.board", "VIEW"),
+    prepare=Part("companion.games.meeple_circus.prepare"),
     guide=GUIDE,
     termination=Termination,
     aliases=("meeple", "circus", "mc"),
