@@ -1,4 +1,4 @@
-"""Dialogs of the Meeple Circus screen: the evaluation form and the music choice.
+"""Dialogs of the Meeple Circus screen: the evaluation form, its review, the abort question.
 
 Design decisions:
 
@@ -25,6 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from companion.games.meeple_circus import view
 from companion.games.meeple_circus.rules.actions import ScorePlayer
 from companion.games.meeple_circus.rules.state import (
     CHALLENGE_ACTS,
@@ -33,8 +34,10 @@ from companion.games.meeple_circus.rules.state import (
     SOURCES,
     SPEED_TOKEN_ACTS,
     ActScore,
+    CircusState,
 )
 from companion.i18n import N_, _
+from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 from companion.widgets.translate import translate_bindings
 
 SOURCE_LABELS = {
@@ -243,3 +246,40 @@ def breakdown_table(score: ActScore, total_before: int) -> Table:
         Text(str(total_before + score.total), style="bold reverse"),
     )
     return table
+
+
+class SafeChoiceDialog(KeyChoiceDialog):
+    """A key-choice question where enter, like escape, answers "no" (cancels).
+
+    For destructive questions: a stray enter (the key that confirms everywhere
+    else) never destroys anything.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter", "cancel", N_("Cancel")),
+    ]
+
+
+def abort_question(state: CircusState) -> str:
+    """The abort question, naming what it discards (the attempt's presses, its result)."""
+    perf = state.performance
+    attempt = perf.current if perf is not None else None
+    rows = [r for r in view.press_rows(state) if r.current_attempt]
+    counted = [r for r in rows if r.place]
+    who = ", ".join(f"{r.place}. {r.name}" for r in counted) or _("no Tadaa! yet")
+    if attempt is not None and not attempt.running:
+        return _(
+            "The music has already ended. Aborting DISCARDS this finished performance: "
+            "{n} presses ({who}) and its result; it is played again from the start."
+        ).format(n=len(rows), who=who)
+    return _(
+        "Abort this attempt (the table fell)? It discards its {n} presses ({who}); "
+        "the music stops and the performance starts again with s."
+    ).format(n=len(rows), who=who)
+
+
+def abort_choices() -> list[KeyChoice]:
+    return [
+        KeyChoice("n", "no", _("No, keep the performance (enter, escape)")),
+        KeyChoice("y", "yes", _("Yes, discard it")),
+    ]

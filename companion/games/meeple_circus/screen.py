@@ -41,8 +41,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from companion.games.meeple_circus import panels as views
-from companion.games.meeple_circus import view
-from companion.games.meeple_circus.dialogs import ScoreDialog
+from companion.games.meeple_circus import prepare, view
+from companion.games.meeple_circus.dialogs import (
+    SafeChoiceDialog,
+    ScoreDialog,
+    abort_choices,
+    abort_question,
+)
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
@@ -67,7 +72,7 @@ from companion.i18n import N_, _
 from companion.rules.base import RuleError
 from companion.session.live import Change, LiveSession
 from companion.widgets.countdown import Countdown, CountdownMode, format_remaining
-from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog, PromptDialog
+from companion.widgets.dialogs import ChoiceDialog, PromptDialog
 from companion.widgets.game_screen import GameScreen
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 
@@ -526,8 +531,12 @@ class MeepleCircusScreen(GameScreen):
     # ------------------------------------------------------------------ phase actions
 
     def action_random_first(self) -> None:
-        pid = self.session.rng.choice(self.circus.player_ids())
-        self.submit(ChooseFirstPlayer(pid, random=True))
+        # Drawn on the writer thread and committed there: the draw is an entry at once.
+        session = self.session
+        self.companion.write(
+            lambda: session.act(prepare.random_first_player(session.rng, session.state)),
+            self._committed,
+        )
 
     def action_prepare(self) -> None:
         due = self.circus.next_to_prepare()
@@ -597,23 +606,36 @@ class MeepleCircusScreen(GameScreen):
 
     def action_abort(self) -> None:
         stamp = self.clock_ns()
-        perf = self.circus.performance
+        state = self.circus
+        perf = state.performance
         if perf is None or perf.current is None:
             self.notify(
                 _("No performance has started, so there is nothing to abort."), severity="warning"
             )
             return
+        asked_for = self._attempt_key()
+        was_running = perf.current.running
 
-        def done(yes: bool | None) -> None:
-            if yes:
-                self.submit(AbortPerformance(stamp, "host"))
+        def done(choice: str | None) -> None:
+            now = self.circus.performance
+            current = now.current if now is not None else None
+            if choice != "yes" or current is None or self._attempt_key() != asked_for:
+                return
+            if was_running and not current.running:
+                # The countdown ran on behind the question and the music ended: the
+                # host agreed to stop a running attempt, not to discard a finished one.
+                self.notify(
+                    _(
+                        "The music ended while the question was open, so nothing was "
+                        "discarded. Press a again to discard the finished performance."
+                    ),
+                    severity="warning",
+                    timeout=10,
+                )
+                return
+            self.submit(AbortPerformance(stamp, "host"))
 
-        self.app.push_screen(
-            ConfirmDialog(
-                _("Abort this performance? Its presses are discarded and it starts again with s.")
-            ),
-            done,
-        )
+        self.app.push_screen(SafeChoiceDialog(abort_question(state), abort_choices()), done)
 
     def action_void(self) -> None:
         rows = sorted(view.press_rows(self.circus), key=lambda r: r.index)
