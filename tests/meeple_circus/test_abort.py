@@ -12,9 +12,9 @@ from pathlib import Path
 from mc_ui_helpers import SIZE, FakeAudio, Table
 from textual.widgets import Label
 
-from companion.games.meeple_circus.dialogs import SafeChoiceDialog
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
+from companion.widgets.dialogs import ConfirmDialog
 
 
 async def _performing(tmp_path: Path):  # type: ignore[no-untyped-def]
@@ -24,7 +24,7 @@ async def _performing(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def question(app) -> str:  # type: ignore[no-untyped-def]
-    return str(app.screen.query_one(".key-choice-question", Label).render())
+    return str(app.screen.query_one(".dialog-question", Label).render())
 
 
 async def test_enter_and_escape_keep_the_performance_and_the_question_names_it(
@@ -42,7 +42,7 @@ async def test_enter_and_escape_keep_the_performance_and_the_question_names_it(
         await t.keys("2")  # Bo: Tadaa!
         for answer in ("enter", "escape", "n"):
             await t.keys("a")
-            assert isinstance(app.screen, SafeChoiceDialog)
+            assert isinstance(app.screen, ConfirmDialog)
             assert "1 presses (1. Bo)" in question(app)
             await pilot.press(answer)
             await app.settle()
@@ -66,7 +66,7 @@ async def test_a_performance_that_ends_behind_the_question_is_not_discarded(
         await t.later(25)
         await t.keys("1")
         await t.keys("a")
-        assert isinstance(app.screen, SafeChoiceDialog)
+        assert isinstance(app.screen, ConfirmDialog)
         clock.advance(10)  # the countdown runs on behind the question: time is up
         game.tick()
         await app.settle()

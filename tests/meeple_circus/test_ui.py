@@ -14,7 +14,7 @@ from pathlib import Path
 from mc_ui_helpers import SIZE, FakeAudio, Table, plain, type_text
 from textual.widgets import Input, Static
 
-from companion.games.meeple_circus.dialogs import SafeChoiceDialog, ScoreDialog
+from companion.games.meeple_circus.dialogs import ReviewDialog, ScoreDialog
 from companion.games.meeple_circus.screen import KEYBOARD_UNCERTAINTY_NS
 from companion.rules.base import Player
 from companion.session.clock import ManualClock
@@ -26,7 +26,7 @@ from companion.session.export import (
     sessions_document,
 )
 from companion.ui.app import make_app
-from companion.widgets.dialogs import ChoiceDialog
+from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog
 from companion.widgets.key_choice import KeyChoiceDialog
 
 
@@ -112,6 +112,9 @@ async def test_three_acts_through_the_keys(tmp_path: Path, sounds: Path) -> None
         await type_text(pilot, "3")
         await pilot.press("enter")
         await app.settle()
+        assert isinstance(app.screen, ReviewDialog)  # the last save closes the act: review
+        await pilot.press("enter")
+        await app.settle()
         assert t.state.totals() == {"p1": 13, "p2": 3, "p3": 5}
         assert t.state.phase == "end" and t.state.act.next_first_player == "p2"
         assert "Bo" in plain(t.screen.query_one("#mc-end", Static))
@@ -181,7 +184,7 @@ async def test_three_acts_through_the_keys(tmp_path: Path, sounds: Path) -> None
         assert audio.calls[-1] == "play:grand-finale"
         await t.later(3)
         await t.keys("a")  # the table was knocked: abort
-        assert isinstance(app.screen, SafeChoiceDialog)  # the abort confirmation
+        assert isinstance(app.screen, ConfirmDialog)
         await t.keys("y")
         await t.screen.audio_settled()
         assert audio.calls[-1] == "stop"

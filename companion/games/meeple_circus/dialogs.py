@@ -111,6 +111,8 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
         speed: int,
         total_before: int,
         validate: Callable[[ScorePlayer], str | None],
+        initial: ScorePlayer | ActScore | None = None,
+        correcting: bool = False,
     ) -> None:
         super().__init__()
         self.player = player
@@ -119,7 +121,27 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
         self.speed = speed
         self.total_before = total_before
         self.validate = validate
+        self.initial = initial
+        """An evaluation to start from (a correction, or a second look in the review)."""
+        self.correcting = correcting
         translate_bindings(self)
+
+    def initial_text(self, fid: str) -> str:
+        score = self.initial
+        if score is None:
+            return ""
+        values: dict[str, int | tuple[int, ...]] = {
+            "demands": score.demands,
+            "blue": score.blue,
+            "yellow": score.yellow,
+            "red": score.red_heights,
+            "guest_stars": score.guest_stars,
+            "challenges": score.challenges,
+        }
+        value = values[fid]
+        if isinstance(value, tuple):
+            return " ".join(str(v) for v in value)
+        return str(value) if value else ""
 
     def fields(self) -> list[tuple[str, str, str]]:
         """(id, label, placeholder) of the inputs this act takes."""
@@ -154,14 +176,21 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog mc-score-dialog"):
-            yield Label(
-                _("Evaluation of {name}, act {act}").format(name=self.player_name, act=self.act),
-                classes="section-title",
+            title = (
+                _("Correct the evaluation of {name}, act {act}")
+                if self.correcting
+                else _("Evaluation of {name}, act {act}")
             )
+            yield Label(title.format(name=self.player_name, act=self.act), classes="section-title")
             for fid, label, placeholder in self.fields():
                 with Horizontal(classes="mc-field"):
                     yield Label(label, classes="mc-field-label")
-                    yield Input(placeholder=placeholder, id=f"mc-{fid}", classes="mc-field-input")
+                    yield Input(
+                        self.initial_text(fid),
+                        placeholder=placeholder,
+                        id=f"mc-{fid}",
+                        classes="mc-field-input",
+                    )
             yield Static("", id="mc-breakdown")
             yield Label("", id="mc-score-error", classes="error")
             yield Label(_("enter or ctrl+s: save · escape: cancel"), classes="hint")
@@ -248,16 +277,33 @@ def breakdown_table(score: ActScore, total_before: int) -> Table:
     return table
 
 
-class SafeChoiceDialog(KeyChoiceDialog):
-    """A key-choice question where enter, like escape, answers "no" (cancels).
+class ReviewDialog(KeyChoiceDialog):
+    """The act's evaluations before its last save closes it: close, or correct a player.
 
-    For destructive questions: a stray enter (the key that confirms everywhere
-    else) never destroys anything.
+    ``enter`` (or ``y``) closes the act with the scores shown; a player's key opens
+    their form again; ``escape`` goes back without saving the last evaluation.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter", "cancel", N_("Cancel")),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("enter", "close_act", N_("Close the act")),
     ]
+
+    def __init__(self, question: str, table: Table, choices: list[KeyChoice]) -> None:
+        super().__init__(question, choices)
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog key-choice mc-review"):
+            yield Label(self.question, classes="key-choice-question")
+            yield Static(self.table, id="mc-review-table")
+            for choice in self.choices:
+                line = Text.assemble((f"[{choice.key_label}]", "bold"), "  ", choice.label)
+                yield Static(line, classes="key-choice-option")
+            yield Label(_("escape: back (the last evaluation is not saved)"), classes="hint")
+
+    def action_close_act(self) -> None:
+        self.dismiss("close")
 
 
 def abort_question(state: CircusState) -> str:
@@ -276,10 +322,3 @@ def abort_question(state: CircusState) -> str:
         "Abort this attempt (the table fell)? It discards its {n} presses ({who}); "
         "the music stops and the performance starts again with s."
     ).format(n=len(rows), who=who)
-
-
-def abort_choices() -> list[KeyChoice]:
-    return [
-        KeyChoice("n", "no", _("No, keep the performance (enter, escape)")),
-        KeyChoice("y", "yes", _("Yes, discard it")),
-    ]

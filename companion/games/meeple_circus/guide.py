@@ -63,6 +63,18 @@ def name(state: CircusState, pid: PlayerId | None) -> str:
 
 
 class MeepleCircusGuide(Guide[CircusState]):
+    summary = N_(
+        "Three acts. Each act: preparation (clockwise from the first player, one "
+        "component tile and one program card each), performance (everyone builds while "
+        "the music plays; Tadaa! when done; acts 1-2: the first two take the 2 and 1 "
+        "speed tokens; act 3: one performer at a time, fewest points first), "
+        "evaluation (public demands, blue on the ground, yellow off the ground, red "
+        "heights, speed token, guest stars from act 2, doubled in act 3, challenges in "
+        "act 3), end (fewest points becomes the first player, ties: youngest, then the "
+        "host). Highest total after act 3 wins; equal totals share the victory."
+    )
+    """The one-screen rules summary the help screen (?) shows."""
+
     def phase(self, state: CircusState) -> str:
         return state.phase
 
@@ -278,6 +290,7 @@ class MeepleCircusGuide(Guide[CircusState]):
 
     def _describe_start(self, action: StartPerformance, after: CircusState) -> Say:
         track = action.track or ""
+        what: Say | str
         if track.startswith("countdown:") or not track:
             what = say(N_("a plain countdown"))
         else:
