@@ -281,6 +281,9 @@ class MeepleCircusScreen(GameScreen):
             views.tadaa_table(state, state.act_number in SPEED_TOKEN_ACTS)
         )
         self.query_one("#mc-undecided", Static).update(views.undecided_text(state))
+        # The photo finish shows a press the moment it is committed (its own timer
+        # only keeps the device status fresh).
+        self.query_one(TadaaPanel).refresh_panel()
 
     def _track_line(self) -> Text:
         perf = self.circus.performance
@@ -322,7 +325,7 @@ class MeepleCircusScreen(GameScreen):
         """Recompute the countdown from the clock; end the music when its time is up."""
         state = self.circus
         perf = state.performance
-        if perf is None:
+        if perf is None or not self.is_attached:
             return
         now = self.clock_ns()
         clock = view.clock_view(state, now, self.current_music().length_ns)
