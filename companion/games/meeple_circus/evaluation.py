@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import Future
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 from companion.games.meeple_circus import panels
@@ -33,15 +34,8 @@ if TYPE_CHECKING:
 
 
 def as_correction(action: ScorePlayer) -> CorrectScore:
-    return CorrectScore(
-        player=action.player,
-        demands=action.demands,
-        blue=action.blue,
-        yellow=action.yellow,
-        red_heights=action.red_heights,
-        guest_stars=action.guest_stars,
-        challenges=action.challenges,
-    )
+    """The same evaluation, as a correction of the saved one."""
+    return CorrectScore(**{f.name: getattr(action, f.name) for f in fields(CorrectScore)})
 
 
 def form(

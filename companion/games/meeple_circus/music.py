@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.meeple_circus.rules.game import parse_music_setting
+from companion.games.meeple_circus.rules.state import CircusState
 from companion.games.meeple_circus.units import NS_PER_S
 from companion.i18n import _
 from companion.rules.base import RuleError
+from companion.session.live import Change
 from companion.widgets.countdown import format_remaining
 from companion.widgets.dialogs import ChoiceDialog, PromptDialog
 
@@ -139,6 +141,7 @@ class SoundDesk:
         """The attempt our music plays for: (act, performance index, attempt index)."""
         self.starting = False
         """A start is on its way (the music may be opening on the audio thread)."""
+        self._tie_alerted: tuple[str, ...] = ()
 
     @property
     def quiet(self) -> bool:
@@ -169,6 +172,34 @@ class SoundDesk:
         if self.playing_for is not None:
             self.playing_for = None
             self.do(self._audio().stop)
+
+    def after(self, change: Change) -> None:
+        """The cues a committed entry calls for (end, Tadaa!, tie), and stopping music."""
+        kind = change.entry.payload.get("type") if change.entry.kind == "action" else None
+        state: CircusState = change.state
+        if kind in ("end-performance", "abort-performance"):
+            self.stop()
+            if kind == "end-performance":
+                self.cue("end")
+        elif kind == "press":
+            perf = state.performance
+            attempt = perf.current if perf is not None else None
+            verdict = state.verdict()
+            last = verdict.presses[-1] if verdict and verdict.presses else None
+            if (
+                attempt is not None
+                and attempt.end_reason == "tadaa"
+                and attempt.stop_ns == change.entry.payload.get("host_ns")
+            ):
+                self.stop()  # act 3: the performer's Tadaa! stops the music
+                self.cue("tadaa")
+            elif last is not None and last.status == "counted":
+                self.cue("tadaa")
+        verdict = state.verdict()
+        ties = tuple(u for u in (verdict.undecided if verdict else ()) if u.startswith("tie"))
+        if ties and ties != self._tie_alerted:
+            self._tie_alerted = ties
+            self.cue("tie")
 
     async def settled(self) -> None:
         """Wait until every queued audio call has run (tests)."""

@@ -12,6 +12,7 @@ Design decisions:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Group
 from rich.errors import StyleSyntaxError
@@ -21,7 +22,10 @@ from rich.text import Text
 
 from companion.games.meeple_circus import view
 from companion.games.meeple_circus.dialogs import SOURCE_SHORT
+from companion.games.meeple_circus.music import Music
 from companion.games.meeple_circus.rules.state import SOURCES, CircusState
+from companion.games.meeple_circus.rules.timing import Attempt
+from companion.games.meeple_circus.units import format_length
 from companion.i18n import _
 from companion.rules.base import Outcome, Player, PlayerId
 
@@ -269,3 +273,65 @@ def hint(state: CircusState) -> str:
 
 def player_of(state: CircusState, pid: PlayerId) -> Player:
     return next(p for p in state.players if p.id == pid)
+
+
+def banner_text(state: CircusState) -> str:
+    """The host's phase banner (the names from the view-model)."""
+    b = view.banner(state)
+    if b.act is None and state.phase == "over":
+        return _(b.phase_name)
+    text = _("Act {n} · {name} · {phase}").format(
+        n=state.act_number, name=_(b.act_name), phase=_(b.phase_name)
+    )
+    if b.first_player is not None:
+        text += "  ·  " + _("first player: {name}").format(name=b.first_player)
+    if b.fun_technical:
+        text += "  ·  " + _("with Fun and Technical challenges")
+    return text
+
+
+def performance_order(state: CircusState) -> Text:
+    """Act 3: who performs, done and now marked; acts 1–2: everyone at once."""
+    order = Text()
+    if state.act_number != 3 or state.act is None:
+        order.append(
+            _("Everyone builds at once; the first two Tadaa! take the 2 and 1 speed tokens.")
+        )
+        return order
+    done = len(state.act.performances) - 1
+    order.append(_("Performance order: "), style="bold")
+    for i, pid in enumerate(state.performance_order()):
+        if i:
+            order.append("  ·  ")
+        name = player_of(state, pid).name
+        if i < done:
+            order.append(f"✓ {name}", style="dim")
+        elif i == done:
+            order.append(f"▶ {name}", style="bold reverse")
+        else:
+            order.append(name)
+    return order
+
+
+def track_line(music: Music, attempt: Attempt | None, titles: dict[str, str], audio: Any) -> Text:
+    """What plays (or will) and through which sound output, or why it is silent."""
+    title, length = music.title, format_length(music.length_ns)
+    if attempt is not None:
+        title = titles.get(attempt.track or "", attempt.track or "")
+        if title.startswith("countdown:"):
+            title = _("plain countdown")
+        length = format_length(attempt.length_ns)
+    line = Text(
+        "♪ " + _("Music: {title} ({length})").format(title=title, length=length), style="bold"
+    )
+    if getattr(audio, "available", False):
+        line.append("  ·  " + _("sound: {name}").format(name=audio.name))
+        latency = getattr(audio, "latency_s", None)
+        if isinstance(latency, float):
+            line.append(", " + _("output latency ≤ {ms} ms").format(ms=round(latency * 1000)))
+    else:
+        reason = getattr(audio, "reason", "") or _("no sound")
+        line.append("  ·  " + _("silent: {reason}").format(reason=reason), style="yellow")
+    if attempt is None and music.note:
+        line.append("\n" + music.note, style="yellow")
+    return line

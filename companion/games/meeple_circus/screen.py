@@ -31,19 +31,16 @@ from concurrent.futures import Future
 from typing import Any, ClassVar, cast
 
 from rich.console import RenderableType
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from companion.games.meeple_circus import evaluation, prepare, view
+from companion.games.meeple_circus import decisions, evaluation, prepare, view
 from companion.games.meeple_circus import panels as views
-from companion.games.meeple_circus.dialogs import abort_question
 from companion.games.meeple_circus.music import Music, SoundDesk, ask_music, music_from_setting
 from companion.games.meeple_circus.rules.actions import (
-    AbortPerformance,
     ChooseFirstPlayer,
     EndAct,
     EndPerformance,
@@ -51,25 +48,19 @@ from companion.games.meeple_circus.rules.actions import (
     HostPick,
     Prepare,
     Press,
-    SettlePress,
-    SettleTie,
     StartPerformance,
-    VoidPress,
 )
 from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, CircusState
 from companion.games.meeple_circus.tadaa_panel import TadaaPanel
-from companion.games.meeple_circus.units import NS_PER_MS, format_length, format_ms
+from companion.games.meeple_circus.units import NS_PER_MS
 from companion.i18n import N_, _
 from companion.session.live import Change, LiveSession
 from companion.widgets.countdown import Countdown, CountdownMode
-from companion.widgets.dialogs import ConfirmDialog
 from companion.widgets.game_screen import GameScreen
-from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 
 KEYBOARD_UNCERTAINTY_NS = 20 * NS_PER_MS
 """Half-width of a keyboard press's time interval (see the module docstring)."""
 TICK_S = 0.1
-CHOICE_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
 PANES = {
     "first-player": "mc-first",
     "preparation": "mc-prep",
@@ -129,7 +120,6 @@ class MeepleCircusScreen(GameScreen):
         self.sound = SoundDesk(lambda: self.companion.audio)
         self._end_inflight = False
         self._warned: tuple[int, int, int] | None = None
-        self._tie_alerted: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ layout
 
@@ -198,7 +188,7 @@ class MeepleCircusScreen(GameScreen):
 
     def refresh_view(self) -> None:
         state = self.circus
-        self._render_banner(state)
+        self.query_one("#mc-banner", Static).update(views.banner_text(state))
         self.query_one("#mc-players", Static).update(views.players_table(state))
         for widget in self.query(".mc-pane"):
             widget.display = widget.id == PANES[state.phase]
@@ -227,20 +217,6 @@ class MeepleCircusScreen(GameScreen):
             return views.end_view(state)
         return views.final_view(state, self.session.outcome)
 
-    def _render_banner(self, state: CircusState) -> None:
-        b = view.banner(state)
-        if b.act is None and state.phase == "over":
-            text = _(b.phase_name)
-        else:
-            text = _("Act {n} · {name} · {phase}").format(
-                n=state.act_number, name=_(b.act_name), phase=_(b.phase_name)
-            )
-            if b.first_player is not None:
-                text += "  ·  " + _("first player: {name}").format(name=b.first_player)
-            if b.fun_technical:
-                text += "  ·  " + _("with Fun and Technical challenges")
-        self.query_one("#mc-banner", Static).update(text)
-
     def current_music(self) -> Music:
         state = self.circus
         key = self._music_key()
@@ -257,26 +233,12 @@ class MeepleCircusScreen(GameScreen):
         return (act, index if act == 3 else 0)
 
     def _render_performance(self, state: CircusState) -> None:
-        order = Text()
-        if state.act_number == 3 and state.act is not None:
-            done = len(state.act.performances) - 1
-            order.append(_("Performance order: "), style="bold")
-            for i, pid in enumerate(state.performance_order()):
-                if i:
-                    order.append("  ·  ")
-                name = self.session.player(pid).name
-                if i < done:
-                    order.append(f"✓ {name}", style="dim")
-                elif i == done:
-                    order.append(f"▶ {name}", style="bold reverse")
-                else:
-                    order.append(name)
-        else:
-            order.append(
-                _("Everyone builds at once; the first two Tadaa! take the 2 and 1 speed tokens.")
-            )
-        self.query_one("#mc-order", Static).update(order)
-        self.query_one("#mc-track", Static).update(self._track_line())
+        self.query_one("#mc-order", Static).update(views.performance_order(state))
+        perf = state.performance
+        attempt = perf.current if perf is not None else None
+        titles = {m.track_id: m.title for m in self._music_cache.values()}
+        line = views.track_line(self.current_music(), attempt, titles, self.audio)
+        self.query_one("#mc-track", Static).update(line)
         self.query_one("#mc-tadaa", Static).update(
             views.tadaa_table(state, state.act_number in SPEED_TOKEN_ACTS)
         )
@@ -285,36 +247,9 @@ class MeepleCircusScreen(GameScreen):
         # only keeps the device status fresh).
         self.query_one(TadaaPanel).refresh_panel()
 
-    def _track_line(self) -> Text:
-        perf = self.circus.performance
-        attempt = perf.current if perf is not None else None
-        music = self.current_music()
-        title, length = music.title, format_length(music.length_ns)
-        if attempt is not None:
-            titles = {m.track_id: m.title for m in self._music_cache.values()}
-            title = titles.get(attempt.track or "", attempt.track or "")
-            if title.startswith("countdown:"):
-                title = _("plain countdown")
-            length = format_length(attempt.length_ns)
-        line = Text(
-            "♪ " + _("Music: {title} ({length})").format(title=title, length=length), style="bold"
-        )
-        audio = self.audio
-        if getattr(audio, "available", False):
-            line.append("  ·  " + _("sound: {name}").format(name=audio.name))
-            latency = getattr(audio, "latency_s", None)
-            if isinstance(latency, float):
-                line.append(", " + _("output latency ≤ {ms} ms").format(ms=round(latency * 1000)))
-        else:
-            reason = getattr(audio, "reason", "") or _("no sound")
-            line.append("  ·  " + _("silent: {reason}").format(reason=reason), style="yellow")
-        if attempt is None and music.note:
-            line.append("\n" + music.note, style="yellow")
-        return line
-
     # ------------------------------------------------------------------ clock and sound
 
-    def _attempt_key(self) -> tuple[int, int, int] | None:
+    def attempt_key(self) -> tuple[int, int, int] | None:
         state = self.circus
         perf = state.performance
         if perf is None or perf.current is None or state.act is None:
@@ -335,7 +270,7 @@ class MeepleCircusScreen(GameScreen):
         attempt = perf.current
         if attempt is None or not attempt.running:
             return
-        key = self._attempt_key()
+        key = self.attempt_key()
         if countdown.warning and self._warned != key and self.sound.quiet:
             self._warned = key
             self.sound.cue("warning")
@@ -353,35 +288,11 @@ class MeepleCircusScreen(GameScreen):
             return
         perf = self.circus.performance
         running = perf is not None and perf.current is not None and perf.current.running
-        if not running or self._attempt_key() != self.sound.playing_for:
+        if not running or self.attempt_key() != self.sound.playing_for:
             self.sound.stop()
 
     def on_committed(self, change: Change) -> None:
-        kind = change.entry.payload.get("type") if change.entry.kind == "action" else None
-        state: CircusState = change.state
-        if kind in ("end-performance", "abort-performance"):
-            self.sound.stop()
-            if kind == "end-performance":
-                self.sound.cue("end")
-        elif kind == "press":
-            perf = state.performance
-            attempt = perf.current if perf is not None else None
-            verdict = state.verdict()
-            last = verdict.presses[-1] if verdict and verdict.presses else None
-            if (
-                attempt is not None
-                and attempt.end_reason == "tadaa"
-                and attempt.stop_ns == change.entry.payload.get("host_ns")
-            ):
-                self.sound.stop()
-                self.sound.cue("tadaa")
-            elif last is not None and last.status == "counted":
-                self.sound.cue("tadaa")
-        verdict = state.verdict()
-        ties = tuple(u for u in (verdict.undecided if verdict else ()) if u.startswith("tie"))
-        if ties and ties != self._tie_alerted:
-            self._tie_alerted = ties
-            self.sound.cue("tie")
+        self.sound.after(change)
 
     def _submit_then(self, action: Any, after: Callable[[Future[Change]], None]) -> None:
         """``submit``, with ``after`` run on the UI thread once the writer answered."""
@@ -468,7 +379,7 @@ class MeepleCircusScreen(GameScreen):
             if music.path is None or error:
                 return
             if future.exception() is None:
-                self.sound.playing_for = self._attempt_key()
+                self.sound.playing_for = self.attempt_key()
             else:
                 self.sound.do(self.audio.stop)
 
@@ -477,91 +388,21 @@ class MeepleCircusScreen(GameScreen):
     def action_stop_early(self) -> None:
         self.submit(EndPerformance(self.clock_ns()))
 
-    @work(exclusive=True, group="mc-dialog")
-    async def action_abort(self) -> None:
-        stamp = self.clock_ns()
-        state = self.circus
-        perf = state.performance
-        if perf is None or perf.current is None:
-            return
-        asked_for, was_running = self._attempt_key(), perf.current.running
-        if not await self.ask(ConfirmDialog(abort_question(state))):
-            return
-        now = self.circus.performance
-        current = now.current if now is not None else None
-        if current is None or self._attempt_key() != asked_for:
-            return
-        if was_running and not current.running:
-            # The countdown ran on behind the question and the music ended: the host
-            # agreed to stop a running attempt, not to discard a finished one.
-            self.say(
-                _(
-                    "The music ended while the question was open, so nothing was "
-                    "discarded. Press a again to discard the finished performance."
-                ),
-                error=True,
-            )
-            return
-        self.submit(AbortPerformance(stamp, "host"))
+    def _ask(self, chain: Any) -> None:
+        """Run one dialog chain at a time (a second key waits for the first to end)."""
+        self.run_worker(chain, group="mc-dialog", exclusive=True)
 
-    @work(exclusive=True, group="mc-dialog")
-    async def action_void(self) -> None:
-        rows = sorted(view.press_rows(self.circus), key=lambda r: r.index)
-        rows = [r for r in rows if r.status not in ("voided", "discarded")][-len(CHOICE_KEYS) :]
-        choices = [
-            KeyChoice(
-                CHOICE_KEYS[i],
-                str(row.index),
-                _("#{n} {name} at {time} ({status})").format(
-                    n=row.index + 1, name=row.name, time=row.time, status=_(row.label)
-                ),
-            )
-            for i, row in enumerate(rows)
-        ]
-        choice = await self.ask(KeyChoiceDialog(_("Void which press?"), choices))
-        if choice is not None:
-            self.submit(VoidPress(int(choice)))
+    def action_abort(self) -> None:
+        self._ask(decisions.abort(self))
 
-    @work(exclusive=True, group="mc-dialog")
-    async def action_settle(self) -> None:
-        verdict = self.circus.verdict()
-        if verdict is None or not verdict.undecided:
-            return
-        kind, _sep, what = verdict.undecided[0].partition(":")
-        if kind == "press":
-            j = verdict.presses[int(what)]
-            start = j.status == "uncertain-start"
-            question = _(
-                "Press #{n} by {name} was within {unc} of the music's {edge}. Did it count?"
-            ).format(
-                n=j.index + 1,
-                name=self.session.player(j.press.player).name,
-                unc=format_ms(j.press.uncertainty_ns),
-                edge=_("start") if start else _("end"),
-            )
-            choices = [
-                KeyChoice("y", "yes", _("yes: inside the music")),
-                KeyChoice("n", "no", _("no: false start") if start else _("no: too late")),
-            ]
-            choice = await self.ask(KeyChoiceDialog(question, choices))
-            if choice is not None:
-                self.submit(SettlePress(j.index, counted=choice == "yes"))
-            return
-        remaining = tuple(what.split(","))
-        chosen: tuple[str, ...] = ()
-        while len(remaining) > 1:
-            question = _("Too close to call: who was first?") if not chosen else _("And next?")
-            pick = await self.ask(KeyChoiceDialog(question, self._player_choices(remaining)))
-            if pick is None:
-                return
-            remaining, chosen = tuple(p for p in remaining if p != pick), (*chosen, pick)
-        self.submit(SettleTie((*chosen, *remaining)))
+    def action_void(self) -> None:
+        self._ask(decisions.void(self))
 
-    def _player_choices(self, pids: tuple[str, ...]) -> list[KeyChoice]:
-        return [
-            KeyChoice(CHOICE_KEYS[i], pid, self.session.player(pid).name)
-            for i, pid in enumerate(pids)
-        ]
+    def action_settle(self) -> None:
+        self._ask(decisions.settle(self))
+
+    def action_host_pick(self) -> None:
+        self._ask(decisions.host_pick(self))
 
     def action_finish(self) -> None:
         self.submit(FinishPerformance())
@@ -584,20 +425,10 @@ class MeepleCircusScreen(GameScreen):
 
     def open_score(self, pid: str) -> None:
         """The player's evaluation form (a correction if they are scored already)."""
-        self.run_worker(evaluation.score(self, pid), group="mc-dialog", exclusive=True)
+        self._ask(evaluation.score(self, pid))
 
     def action_correct(self) -> None:
-        self.run_worker(evaluation.correct(self), group="mc-dialog", exclusive=True)
-
-    @work(exclusive=True, group="mc-dialog")
-    async def action_host_pick(self) -> None:
-        pending = self.circus.pending_pick
-        if pending is None:
-            return
-        question = _("Who becomes the first player?")
-        choice = await self.ask(KeyChoiceDialog(question, self._player_choices(pending.candidates)))
-        if choice is not None:
-            self.submit(HostPick(choice))
+        self._ask(evaluation.correct(self))
 
     def action_next_act(self) -> None:
         self.submit(EndAct())
