@@ -8,20 +8,18 @@ registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.meeple_circus.guide import GUIDE
-from companion.games.meeple_circus.rules import GAME, Termination
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
     id="meeple-circus",
     name_en="Meeple Circus",
     name_zh="米宝马戏团",
-    rules=GAME,
+    rules_part=Part("companion.games.meeple_circus.rules", "GAME"),
     screen=Part("companion.games.meeple_circus.screen", "SCREEN"),
     board=Part("companion.games.meeple_circus.board", "VIEW"),
     prepare=Part("companion.games.meeple_circus.prepare"),
-    guide=GUIDE,
-    termination=Termination,
+    guide_part=Part("companion.games.meeple_circus.guide", "GUIDE"),
+    termination_part=Part("companion.games.meeple_circus.rules", "Termination"),
     aliases=("meeple", "circus", "mc"),
     bgg_id=193214,
 )
