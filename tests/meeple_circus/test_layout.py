@@ -39,3 +39,36 @@ async def test_the_footer_at_100x30_shows_start_and_finish(
         await pilot.pause()
         assert f"f {finish}" in footer(app)
         assert "▏" in footer(app) or footer(app).rstrip().endswith(finish)
+
+
+async def test_a_hidden_key_still_says_why(tmp_path: Path, sounds: Path) -> None:
+    """Keys that do nothing now are left out of the footer, but never silent."""
+    clock = ManualClock()
+    app = make_app(tmp_path / "mc.sqlite3", lang="en", clock=clock, audio=FakeAudio())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {"music_act1": "countdown:30"})
+        await app.settle()
+        t = Table(app, pilot, clock, app.audio)
+        assert "f Finish" not in footer(app)
+        await t.keys("f")
+        line = str(t.screen.query_one("#message-line").render())
+        assert "circus most recently" in line  # the guide's reason: what to do now
+
+
+async def test_a_message_with_brackets_keeps_them(tmp_path: Path, sounds: Path) -> None:
+    """The message line shows text, not markup: "[set]" (a card file's table) stays.
+
+    Before: ``say`` passed the message to ``Static.update`` as markup, so a refusal
+    naming ``[set]`` showed as "3： 必须是一个表。".
+    """
+    app = make_app(tmp_path / "mc.sqlite3", lang="en", clock=ManualClock(), audio=FakeAudio())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {})
+        await app.settle()
+        app.screen.say("cards.toml: [set] must be a table.", error=True)
+        await pilot.pause()
+        assert "cards.toml: [set] must be a table." in str(
+            app.screen.query_one("#message-line").render()
+        )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.games.meeple_circus.help_text import RULES_SUMMARY
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
@@ -63,16 +64,7 @@ def name(state: CircusState, pid: PlayerId | None) -> str:
 
 
 class MeepleCircusGuide(Guide[CircusState]):
-    summary = N_(
-        "Three acts. Each act: preparation (clockwise from the first player, one "
-        "component tile and one program card each), performance (everyone builds while "
-        "the music plays; Tadaa! when done; acts 1-2: the first two take the 2 and 1 "
-        "speed tokens; act 3: one performer at a time, fewest points first), "
-        "evaluation (public demands, blue on the ground, yellow off the ground, red "
-        "heights, speed token, guest stars from act 2, doubled in act 3, challenges in "
-        "act 3), end (fewest points becomes the first player, ties: youngest, then the "
-        "host). Highest total after act 3 wins; equal totals share the victory."
-    )
+    summary = RULES_SUMMARY
     """The one-screen rules summary the help screen (?) shows."""
 
     def phase(self, state: CircusState) -> str:

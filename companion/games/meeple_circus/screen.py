@@ -120,6 +120,7 @@ class MeepleCircusScreen(GameScreen):
         self.sound = SoundDesk(lambda: self.companion.audio)
         self._end_inflight = False
         self._warned: tuple[int, int, int] | None = None
+        self._ready = False
 
     # ------------------------------------------------------------------ layout
 
@@ -181,12 +182,25 @@ class MeepleCircusScreen(GameScreen):
             if not isinstance(index, int) or index >= len(self.circus.players):
                 return False
         if action == "music":
-            return self.circus.phase in ("preparation", "performance") or None
-        return super().check_action(action, parameters)
+            return self.circus.phase in ("preparation", "performance")
+        # Hidden, not dimmed: at 80x24 and 100x30 the footer then holds the keys that
+        # work now (1-5, s or f…). A hidden key pressed still says why (the app asks
+        # the guide before Textual's check), and ? lists every key with its reason.
+        return super().check_action(action, parameters) or False
 
     # ------------------------------------------------------------------ rendering
 
+    def _composed(self) -> bool:
+        """Every pane is mounted. Under load the panes inside ``#mc-phase`` can mount
+        after the screen's own Mount event (the full suite hit NoMatches here)."""
+        if not self._ready:
+            self._ready = len(self.query(".mc-pane")) == len(PANES) and bool(self.query(TadaaPanel))
+        return self._ready
+
     def refresh_view(self) -> None:
+        if not self._composed():
+            self.call_after_refresh(self._refresh_all)
+            return
         state = self.circus
         self.query_one("#mc-banner", Static).update(views.banner_text(state))
         self.query_one("#mc-players", Static).update(views.players_table(state))
@@ -260,7 +274,7 @@ class MeepleCircusScreen(GameScreen):
         """Recompute the countdown from the clock; end the music when its time is up."""
         state = self.circus
         perf = state.performance
-        if perf is None or not self.is_attached:
+        if perf is None or not self.is_attached or not self._composed():
             return
         now = self.clock_ns()
         clock = view.clock_view(state, now, self.current_music().length_ns)
