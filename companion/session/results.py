@@ -264,7 +264,7 @@ def utc_bound(day: date, tz: tzinfo | None = None) -> str:
 def _starter_sql() -> str:
     """The start player of ``s``, from the log entry each game's guide names
     (``Guide.start_player_entry``: action type and field) — no key is guessed. The
-    newest such action counts (a first player chosen again after an undo)."""
+    first such action still in effect counts (not one undone and chosen again)."""
     from companion.games import GAMES
 
     types, fields = [], []
@@ -277,11 +277,18 @@ def _starter_sql() -> str:
             fields.append(f"WHEN '{info.id}' THEN '$.{name}'")
     if not types:
         return "NULL"
+    # In effect = undone as often as redone (undo and redo entries name their target).
+    in_effect = (
+        "(SELECT count(*) FROM entries u WHERE u.session_id = s.id AND u.kind = 'undo' "
+        "AND json_extract(u.payload, '$.undoes') = e.seq) = "
+        "(SELECT count(*) FROM entries r WHERE r.session_id = s.id AND r.kind = 'redo' "
+        "AND json_extract(r.payload, '$.redoes') = e.seq)"
+    )
     return (
         "(SELECT json_extract(e.payload, CASE s.game " + " ".join(fields) + " END) "
         "FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
         "AND json_extract(e.payload, '$.type') = CASE s.game " + " ".join(types) + " END "
-        "ORDER BY e.seq DESC LIMIT 1)"
+        f"AND {in_effect} ORDER BY e.seq LIMIT 1)"
     )
 
 
