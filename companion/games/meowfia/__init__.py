@@ -7,7 +7,7 @@ registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.meowfia.rules import GAME
+from companion.games.meowfia.rules import GAME, Termination
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
@@ -17,5 +17,6 @@ PLUGIN = GameInfo(
     rules=GAME,
     screen=Part("companion.games.meowfia.screen", "SCREEN"),
     board=Part("companion.games.meowfia.board", "VIEW"),
+    termination=Termination,
     aliases=("miaomiao",),
 )

@@ -38,6 +38,7 @@ from companion.games.meowfia.rules.state import (
     WeightChange,
     format_weight,
 )
+from companion.games.meowfia.rules.termination import Termination
 
 GAME = Meowfia()
 
@@ -70,6 +71,7 @@ __all__ = [
     "SetWeight",
     "SmugglingDone",
     "Start",
+    "Termination",
     "Vote",
     "WeightChange",
     "format_weight",

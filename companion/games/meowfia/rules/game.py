@@ -56,6 +56,7 @@ from companion.games.meowfia.rules.state import (
     WeightChange,
     format_weight,
 )
+from companion.games.meowfia.rules.termination import Termination
 from companion.rules.base import (
     N_,
     Action,
@@ -253,7 +254,7 @@ class Meowfia(Game[MeowfiaState]):
             )
         return player
 
-    def _end(self, state: MeowfiaState, termination: str) -> MeowfiaState:
+    def _end(self, state: MeowfiaState, termination: Termination) -> MeowfiaState:
         undercover = state.undercover
         if undercover is None and len(state.hidden) == 1:
             undercover = state.hidden[0]  # every other tile showed a Meowfia member
@@ -262,7 +263,7 @@ class Meowfia(Game[MeowfiaState]):
     def _settle(self, state: MeowfiaState) -> MeowfiaState:
         """Check the win conditions after every action (3 smuggles win at once)."""
         if state.ended is None and state.smuggles >= TARGET:
-            return self._end(state, "smuggles")
+            return self._end(state, Termination.SMUGGLES)
         return state
 
     def _check_last_hidden(self, state: MeowfiaState, pid: PlayerId, tile: Tile) -> None:
@@ -340,7 +341,7 @@ class Meowfia(Game[MeowfiaState]):
         if action.result == "empty":
             state = replace(state, smuggles=state.smuggles + 1)
             if state.smuggles >= TARGET:
-                return self._end(state, "smuggles")
+                return self._end(state, Termination.SMUGGLES)
             return self._new_round(state)
         state = replace(state, intercepts=state.intercepts + 1, reckonings=state.reckonings + 1)
         if state.reckonings == 1:
@@ -426,9 +427,9 @@ class Meowfia(Game[MeowfiaState]):
         )
         if action.tile == "undercover":
             # Catching the Undercover wins even on the Police's 3rd intercept.
-            return self._end(replace(state, undercover=player.id), "undercover-caught")
+            return self._end(replace(state, undercover=player.id), Termination.UNDERCOVER_CAUGHT)
         if state.intercepts >= TARGET:
-            return self._end(state, "intercepts")
+            return self._end(state, Termination.INTERCEPTS)
         return self._new_round(replace(state, ring=player.id))
 
     # ------------------------------------------------------------------ manual actions
@@ -492,7 +493,7 @@ class Meowfia(Game[MeowfiaState]):
         state = self._adjust(state, action.type, player.id, action.tile, reason)
         if action.tile == "undercover":
             # The Police win only while the Undercover stays unmasked (卧底仍未被识破).
-            return self._end(replace(state, undercover=player.id), "undercover-revealed")
+            return self._end(replace(state, undercover=player.id), Termination.UNDERCOVER_REVEALED)
         return state
 
     def _set_counter(self, state: MeowfiaState, action: SetCounter) -> MeowfiaState:
@@ -566,7 +567,7 @@ class Meowfia(Game[MeowfiaState]):
             }
         )
         return Outcome(
-            termination=state.ended,
+            termination=Termination(state.ended),
             winners=winners,
             sides=MappingProxyType(sides),
             summary=summary,

@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Literal
 
 from companion.games.meowfia.rules.actions import Building, InspectionResult, Tile
+from companion.games.meowfia.rules.termination import Termination
 from companion.rules.base import Player, PlayerId
 
 Phase = Literal["setup", "smuggling", "inspection", "reckoning", "over"]
@@ -219,9 +220,8 @@ class MeowfiaState:
     """Every ballot of the game; during a reckoning the last one is the current one."""
     revealed: tuple[RevealRecord, ...] = ()
     adjustments: tuple[Adjustment, ...] = ()
-    ended: str | None = None
-    """Why the game ended: ``smuggles``, ``undercover-caught``, ``undercover-revealed``,
-    ``intercepts``; None while it runs."""
+    ended: Termination | None = None
+    """Why the game ended (a ``Termination``, stored as its string value); None while it runs."""
     undercover: PlayerId | None = None
     """The Undercover once revealed, entered after the game, or the only hidden player left."""
 
