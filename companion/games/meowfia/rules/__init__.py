@@ -22,6 +22,7 @@ from companion.games.meowfia.rules.actions import (
     SetWeight,
     SmugglingDone,
     Start,
+    Timer,
     Vote,
 )
 from companion.games.meowfia.rules.game import MAX_PLAYERS, MIN_PLAYERS, Meowfia
@@ -32,6 +33,7 @@ from companion.games.meowfia.rules.state import (
     Ballot,
     Cast,
     MeowfiaState,
+    PhaseTimer,
     Questioned,
     RevealRecord,
     RoundRecord,
@@ -59,6 +61,7 @@ __all__ = [
     "Meowfia",
     "MeowfiaState",
     "MoveMarker",
+    "PhaseTimer",
     "Question",
     "Questioned",
     "Retract",
@@ -72,6 +75,7 @@ __all__ = [
     "SmugglingDone",
     "Start",
     "Termination",
+    "Timer",
     "Vote",
     "WeightChange",
     "format_weight",
