@@ -1,6 +1,6 @@
 """喵喵咪呀 Meowfia: rounds, the weighted ballot with the 1.5 ring, revotes, both win paths.
 
-Rules enforced: ``/work/shared/rules/meowfia.md`` (the reading of the original
+Rules enforced: ``docs/rules/meowfia.md`` (the reading of the original
 ``meowfia.zh-Hans.txt``); decisions the page leaves open are listed in
 ``docs/games/meowfia.md``. In short:
 
