@@ -2,7 +2,8 @@
 
 Every part of this game lives in this folder: ``rules`` (pure), ``guide`` (pure: what is
 allowed now, what to do next, a sentence per action), ``screen`` (the host's screen),
-``board`` (the players' board view). The record below is what the
+``board`` (the players' board view), ``view`` (pure: what both show), ``prepare`` (the
+random first questioned player, the timer's clock stamp). The record below is what the
 registry (``companion/games/__init__.py``) lists.
 """
 
@@ -19,6 +20,7 @@ PLUGIN = GameInfo(
     rules=GAME,
     screen=Part("companion.games.meowfia.screen", "SCREEN"),
     board=Part("companion.games.meowfia.board", "VIEW"),
+    prepare=Part("companion.games.meowfia.prepare"),
     guide=GUIDE,
     termination=Termination,
     aliases=("miaomiao",),
