@@ -209,8 +209,13 @@ class VoteGrid(Vertical):
         if tally is None or not rows:
             return
         ids = [r.who.pid for r in rows]
+        if tally.result != "open":
+            # A closed ballot points at its result (the same after a restart).
+            shown = tally.accused or (tally.tied[0] if tally.tied else None)
+            self.table.move_cursor(row=ids.index(shown.pid) if shown and shown.pid in ids else 0)
+            return
         start = ids.index(previous) if previous in ids else 0
-        if rows[start].entry != "none" and tally.result == "open":
+        if rows[start].entry != "none":
             for step in range(1, len(ids) + 1):
                 if rows[(start + step) % len(ids)].entry == "none":
                     start = (start + step) % len(ids)
