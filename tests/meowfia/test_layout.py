@@ -75,3 +75,29 @@ async def test_the_timer_and_time_is_up_stay_on_the_screen(tmp_path) -> None:
         await play_keys(pilot, app, "m", "c", "s", "1", *"typo", "enter")  # another commit
         assert app.screen.session.state.smuggles == 1
         assert "Time is up!" in screen_text(app)  # still there: a fact, not a toast
+
+
+async def test_every_phase_says_what_to_do_and_help_has_the_rules(tmp_path) -> None:
+    """Before: the screen's only help was "请按警长的座位号" (press the Sheriff's seat)."""
+    from companion.games.meowfia.guide import GUIDE
+    from companion.i18n import catalog
+    from companion.widgets.help import HelpScreen
+
+    zh = catalog("zh").gettext
+    app = make_app(tmp_path / "db.sqlite3", lang="zh", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_session("meowfia", NAMES[:6], {})
+        await pilot.pause()
+        screen = app.screen
+        prompts = set()
+        for keys in ([], ["1"], ["d"], ["o", "e", "c"], ["3"]):
+            await play_keys(pilot, app, *keys)
+            expected = GUIDE.prompt(screen.session.state).render(zh)
+            assert expected in screen_text(app).replace("\n ", ""), expected
+            prompts.add(expected)
+        assert len(prompts) == 5  # one sentence per phase, each different
+        await play_keys(pilot, app, "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rules = str(app.screen.query_one("#help-rules").render())
+        assert "戒指持有者计 1.5 票" in rules
