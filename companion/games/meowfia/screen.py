@@ -49,7 +49,7 @@ from companion.games.meowfia.rules import (
     Vote,
 )
 from companion.games.meowfia.rules.actions import Building, InspectionResult
-from companion.games.meowfia.view import HostView, host_view, seats, timer_view
+from companion.games.meowfia.view import HostView, banner, host_view, seats, timer_view
 from companion.games.meowfia.vote_grid import VoteGrid
 from companion.i18n import N_, _
 from companion.rules.base import Action, RuleError
@@ -192,10 +192,9 @@ class MeowfiaScreen(GameScreen):
 
     def _render_banner(self) -> None:
         state = self.mf
-        now = self.session.clock.monotonic_ns()
-        view = host_view(state, now).table
+        timer = timer_view(state, self.session.clock.monotonic_ns())
         name = self.session.info.name(self.companion.lang)
-        self.query_one("#mf-banner", Static).update(panels.banner(view.banner, name, view.timer))
+        self.query_one("#mf-banner", Static).update(panels.banner(banner(state), name, timer))
 
     def _render_grid(self, host: HostView) -> None:
         grid = self.query_one(VoteGrid)

@@ -284,7 +284,7 @@ class HostView:
 def table_view(state: MeowfiaState, now_ns: int | None = None) -> TableView:
     """The public view of ``state`` at host-monotonic ``now_ns`` (for the timer)."""
     return TableView(
-        banner=_banner(state),
+        banner=banner(state),
         tracks=(
             Track("smuggles", say(N_("Smuggles")), state.smuggles, TARGET, "red"),
             Track("intercepts", say(N_("Intercepts")), state.intercepts, TARGET, "blue"),
@@ -303,14 +303,15 @@ def table_view(state: MeowfiaState, now_ns: int | None = None) -> TableView:
 
 
 def host_view(state: MeowfiaState, now_ns: int | None = None) -> HostView:
+    table = table_view(state, now_ns)
     ballot = state.ballot
     return HostView(
-        table=table_view(state, now_ns),
-        voters=voter_rows(state, ballot) if ballot is not None else (),
+        table=table,
+        voters=voter_rows(state, ballot, table.tally) if ballot is not None else (),
     )
 
 
-def _banner(state: MeowfiaState) -> Banner:
+def banner(state: MeowfiaState) -> Banner:
     call = TABLE_CALLS.get(state.phase)
     return Banner(
         round=state.round_number,
@@ -406,9 +407,12 @@ def tally(state: MeowfiaState, ballot: Ballot) -> Tally:
     )
 
 
-def voter_rows(state: MeowfiaState, ballot: Ballot) -> tuple[VoterRow, ...]:
+def voter_rows(
+    state: MeowfiaState, ballot: Ballot, counted: Tally | None = None
+) -> tuple[VoterRow, ...]:
     by_seat = seats(state)
-    leaders = {t.who.pid for t in tally(state, ballot).totals if t.mark in ("leads", "accused")}
+    counted = counted or tally(state, ballot)
+    leaders = {t.who.pid for t in counted.totals if t.mark in ("leads", "accused")}
     rows = []
     for voter in ballot.voters:
         cast = ballot.cast_of(voter)
