@@ -101,3 +101,15 @@ async def test_every_phase_says_what_to_do_and_help_has_the_rules(tmp_path) -> N
         assert isinstance(app.screen, HelpScreen)
         rules = str(app.screen.query_one("#help-rules").render())
         assert "戒指持有者计 1.5 票" in rules
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_seat_numbers_are_on_screen_when_the_sheriff_is_named(tmp_path, size) -> None:
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.start_session("meowfia", NAMES[:10], {})
+        await pilot.pause()
+        text = screen_text(app)
+        for seat, name in enumerate(NAMES[:10], start=1):
+            assert re.search(rf"\b{seat % 10} +{name}\b", text), (seat, name, text)

@@ -97,3 +97,14 @@ def test_the_table_view_names_only_public_identities(seed: int, n: int) -> None:
             state = GAME.apply(state, action)
         except RuleError:
             continue
+
+
+def test_sides_known_at_the_end_are_not_shown_as_revealed_tiles() -> None:
+    from companion.games.meowfia.rules import Reveal
+
+    state = intercept(started())
+    state = ballot(state, {v: ("p3" if v != "p3" else "p2") for v in state.voters})
+    state = play(state, Reveal("p3", "undercover"))
+    rows = {r.who.pid: r for r in table_view(state, 0).players}
+    assert rows["p3"].identity == "undercover" and rows["p3"].revealed
+    assert rows["p2"].identity == "meowfia" and not rows["p2"].revealed

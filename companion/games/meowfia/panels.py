@@ -133,10 +133,11 @@ def player_notes(row: PlayerRow) -> Text:
     if row.identity in IDENTITY_NOTES:
         words, style = IDENTITY_NOTES[row.identity]
         notes.append(Text(_(words), style=style))
-    elif row.identity == "meowfia" and row.role is not None:
-        notes.append(Text(_("revealed: Meowfia") + f" ({row.role})", style="green"))
-    elif row.identity == "meowfia":
-        notes.append(Text(_("revealed: Meowfia"), style="green"))
+    elif row.identity == "meowfia" and row.revealed:
+        role = f" ({row.role})" if row.role else ""
+        notes.append(Text(_("revealed: Meowfia") + role, style="green"))
+    elif row.identity == "meowfia":  # known once the Undercover is: the rest are Meowfia
+        notes.append(Text(_("Meowfia"), style="green"))
     for marker in row.markers:
         notes.append(Text(_(MARKER_NAMES[marker]), style="magenta"))
     return Text(" · ").join(notes)

@@ -59,8 +59,6 @@ from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 
 COMPACT_HEIGHT = 34
 """Below this many rows the compass and the narration's step list fold away."""
-NARROW_WIDTH = 100
-"""Below this many columns the seats panel folds away (the order and grid keep the seats)."""
 
 HINTS = {
     "setup": N_("1–9, 0: the Sheriff's seat."),
@@ -148,7 +146,6 @@ class MeowfiaScreen(GameScreen):
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
         self.set_class(event.size.height < COMPACT_HEIGHT, "-short")
-        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
 
     # ------------------------------------------------------------------ rendering
 

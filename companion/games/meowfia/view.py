@@ -211,6 +211,8 @@ class PlayerRow:
     """``None`` before the game starts."""
     role: str | None
     markers: tuple[Marker, ...]
+    revealed: bool = False
+    """The tile was turned (else an identity is the Sheriff's, or deduced at the end)."""
 
     @property
     def colour(self) -> str:
@@ -466,6 +468,7 @@ def _players(state: MeowfiaState) -> tuple[PlayerRow, ...]:
                 identity=identity(state, pid),
                 role=record.role if record is not None else None,
                 markers=markers,
+                revealed=record is not None,
             )
         )
     return tuple(rows)
