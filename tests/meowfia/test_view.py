@@ -10,7 +10,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from meowfia_play import ballot, intercept, next_action, play, started
 
-from companion.games.meowfia.rules import GAME, MoveMarker, Revote, SetWeight, Timer, Vote
+from companion.games.meowfia.rules import (
+    GAME,
+    MoveMarker,
+    Reveal,
+    Revote,
+    SetWeight,
+    Timer,
+    Vote,
+)
 from companion.games.meowfia.view import TableView, host_view, table_view, tally
 from companion.rules.base import RuleError, seat_players
 
@@ -100,8 +108,6 @@ def test_the_table_view_names_only_public_identities(seed: int, n: int) -> None:
 
 
 def test_sides_known_at_the_end_are_not_shown_as_revealed_tiles() -> None:
-    from companion.games.meowfia.rules import Reveal
-
     state = intercept(started())
     state = ballot(state, {v: ("p3" if v != "p3" else "p2") for v in state.voters})
     state = play(state, Reveal("p3", "undercover"))
