@@ -61,6 +61,27 @@ class CompanionApp(App[None]):
 
     # ------------------------------------------------------------------ Textual, translated
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """On a game screen every notice goes to its message line, not a toast: a toast
+        over the log panel's border drops double-width characters (Textual #6357) and
+        vanishes before a busy host reads it. Other screens keep Textual's toasts."""
+        from companion.widgets.game_screen import GameScreen
+
+        screen = self.screen if self._driver is not None else None
+        if isinstance(screen, GameScreen) and screen.is_mounted:
+            text = f"{title}: {message}" if title else message
+            screen.say(text, error=severity == "error")
+            return
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     KEY_NAMES: ClassVar[dict[str, str]] = {
         "space": N_("space"),
         "enter": N_("enter"),
