@@ -60,20 +60,6 @@ from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 COMPACT_HEIGHT = 34
 """Below this many rows the compass and the narration's step list fold away."""
 
-HINTS = {
-    "setup": N_("1–9, 0: the Sheriff's seat."),
-    "smuggling": N_("space: next prompt · d: placement done · t: timer · m: manual"),
-    "inspection": N_(
-        "q: next player questioned · c: with the building they claim · "
-        "o: open a building · m: manual"
-    ),
-    "reckoning": N_(
-        "↑↓: voter · 1–9, 0: their target · a: abstain · backspace: clear · "
-        "r: revote · v: turn the tile · t: timer · m: manual"
-    ),
-    "over": N_("u: enter the Undercover · ctrl+z: undo"),
-}
-
 
 class MeowfiaScreen(GameScreen):
     CSS_PATH = "screen.tcss"
@@ -128,7 +114,6 @@ class MeowfiaScreen(GameScreen):
             yield Static("", id="mf-steps")
         yield VoteGrid(id="mf-grid")
         yield Static("", id="mf-win", classes="hidden")
-        yield Static("", id="mf-hint", classes="hint")
 
     @property
     def mf(self) -> MeowfiaState:
@@ -177,9 +162,6 @@ class MeowfiaScreen(GameScreen):
         if view.win is not None and win is not None:
             box.update(win)
             box.set_class(view.win.side == "police", "police")
-        self.query_one("#mf-hint", Static).update(
-            _(HINTS[phase]) + "  ·  " + _("ctrl+z: undo · escape: home · ?: help")
-        )
         self._timer_status = view.timer.status if view.timer else None
         if self._ticker is not None:
             if view.timer is not None and view.timer.status == "running":
