@@ -261,15 +261,20 @@ class MeowfiaGuide(Guide[MeowfiaState]):
                 N_("{name} is accused: turn their tile and enter what it shows."),
                 name=state.name(ballot.accused),
             )
+        ring = (
+            say(N_("{name}'s vote counts 1.5."), name=state.name(ballot.ring))
+            if ballot.ring
+            else say(N_("Nobody holds the ring."))
+        )
         return say(
             N_(
                 "Reckoning {k}: after the discussion everyone but the Sheriff points at once; "
-                "enter each vote ({entered} of {voters} so far). {ring}'s vote counts 1.5."
+                "enter each vote ({entered} of {voters} so far). {ring}"
             ),
             k=ballot.reckoning,
             entered=len(ballot.casts),
             voters=len(ballot.voters),
-            ring=state.name(ballot.ring) if ballot.ring else say(N_("Nobody")),
+            ring=ring,
         )
 
     # ------------------------------------------------------------------ what happened
@@ -277,7 +282,7 @@ class MeowfiaGuide(Guide[MeowfiaState]):
     def describe(self, action: Action, before: MeowfiaState, after: MeowfiaState) -> Say:
         sentence = self._sentence(action, before, after)
         if before.ended is None and after.winning_side is not None:
-            return say("{what} {end}", what=sentence, end=say(SIDE_WINS[after.winning_side]))
+            return say(N_("{what} {end}"), what=sentence, end=say(SIDE_WINS[after.winning_side]))
         return sentence
 
     def _sentence(self, action: Action, before: MeowfiaState, after: MeowfiaState) -> Say:
@@ -396,7 +401,7 @@ class MeowfiaGuide(Guide[MeowfiaState]):
                 name=after.name(closed.accused),
                 total=best,
             )
-        return say("{what} {result}", what=cast, result=result)
+        return say(N_("{what} {result}"), what=cast, result=result)
 
     def _reveal(self, pid: PlayerId, tile: str, role: str | None, after: MeowfiaState) -> Say:
         if tile == "undercover":
