@@ -68,6 +68,7 @@ from companion.games.shadow_cats.rules.state import (
     Step,
     Victory,
 )
+from companion.games.shadow_cats.rules.termination import Termination
 from companion.games.shadow_cats.rules.words import Bad, Illegal, NotYourTurn
 from companion.rules.base import (
     N_,
@@ -144,7 +145,7 @@ class ShadowCats(Game[ShadowState]):
             winners = tuple(s.player for s in state.seats if s.player in victory.neutrals)
             names = ", ".join(_name(state, pid) for pid in winners)
             return Outcome(
-                termination="neutral-win",
+                termination=Termination.NEUTRAL_WIN,
                 winners=winners,
                 sides=sides,
                 summary=N_("Neutral win: {names}."),
@@ -157,7 +158,7 @@ class ShadowCats(Game[ShadowState]):
             else N_("Blue team wins: every Red character is dead.")
         )
         return Outcome(
-            termination="team-wipe",
+            termination=Termination.TEAM_WIPE,
             winners=winners,
             sides=sides,
             summary=summary,
