@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.rules.base import N_, Action, PlayerId
 
@@ -62,6 +62,9 @@ class Termination(StrEnum):
 
 class Guide(ABC, Generic[S]):
     """The host guide of one game. Subclasses are stateless; one instance per game."""
+
+    summary: ClassVar[str] = ""
+    """The rules on one screen (English, marked with ``N_``), shown by ``?`` / F1."""
 
     @abstractmethod
     def phase(self, state: S) -> str:

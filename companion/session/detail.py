@@ -26,7 +26,9 @@ from typing import Any
 
 from companion.games import find_game
 from companion.rules.base import Game, Outcome, RuleError
+from companion.rules.guide import Say
 from companion.session.log import ReplayError, Stacks, replay
+from companion.session.narrate import Narrator
 from companion.session.results import SessionResult, session_results
 from companion.session.store import Entry, SessionRow, Store
 
@@ -64,6 +66,8 @@ class TimelineItem:
     """An action entry that is not in effect at the end of the log."""
     target: int | None
     """For undo/redo: the seq of the action it moved."""
+    said: Say | None = None
+    """The game guide's sentence for the entry (None where the log does not replay)."""
 
 
 @dataclass(frozen=True)
@@ -133,8 +137,15 @@ def build_detail(row: SessionRow, entries: Sequence[Entry], result: SessionResul
     error: str | None = None
     steps: list[ScoreStep] = []
     try:
-        game = find_game(row.game).load()
+        info = find_game(row.game)
+        game = info.load()
         state, outcome = replay(game, row.players, row.options, entries)
+        initial = game.setup(row.players, game.check_options(row.options))
+        narrator = Narrator(game, info.guide, initial, row.players)
+        timeline = [
+            dataclasses.replace(item, said=narrator.feed(entry))
+            for item, entry in zip(timeline, entries, strict=True)
+        ]
         progress = game.progress_label(state)
         steps = score_steps(game, row, entries)
     except ReplayError as exc:

@@ -97,7 +97,8 @@ class CompanionApp(App[None]):
     async def run_action(
         self, action: Any, default_namespace: Any = None, namespaces: Any = None
     ) -> bool:
-        """Keys bound on a game screen wait for the commits typed before them.
+        """Keys bound on a game screen wait for the commits typed before them, and a
+        key the game's guide does not allow now says why instead of doing nothing.
 
         A game screen judges a key (``check_action``) against its current state. A key
         typed while the previous action is still being written would be judged
@@ -106,21 +107,24 @@ class CompanionApp(App[None]):
         """
         from companion.widgets.game_screen import GameScreen
 
-        if (
-            self._inflight
-            and isinstance(default_namespace, GameScreen)
-            and default_namespace is self.screen
-        ):
-            self._typed.append((action, default_namespace))
-            return True
+        if default_namespace is self.screen and isinstance(default_namespace, GameScreen):
+            if self._inflight:
+                self._typed.append((action, default_namespace))
+                return True
+            if isinstance(action, str) and default_namespace.refuse(action):
+                return True
         return await super().run_action(action, default_namespace, namespaces)
 
     async def _run_typed(self) -> None:
+        from companion.widgets.game_screen import GameScreen
+
         while self._typed and not self._inflight:
             action, screen = self._typed.pop(0)
             if screen is not self.screen:
                 self._typed.clear()  # a dialog opened: later keys were meant for it
                 return
+            if isinstance(screen, GameScreen) and isinstance(action, str) and screen.refuse(action):
+                continue
             await super().run_action(action, screen)
 
     async def settle(self, timeout: float = 10.0) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, Ta
 
 from companion.i18n import N_, _
 from companion.session.detail import Performance, SessionDetail, session_detail
+from companion.session.narrate import compact
 from companion.session.store import Store
 from companion.ui.history import abandon, resume
 from companion.ui.history_export import start_export
@@ -32,7 +33,6 @@ from companion.ui.history_format import (
     status_label,
     when,
 )
-from companion.widgets.log_panel import describe_entry
 from companion.widgets.translate import translate_bindings
 from companion.widgets.wide_plot import WidePlot
 
@@ -213,8 +213,8 @@ class SessionDetailScreen(Screen[None]):
         table.add_columns(_("Time"), "#", _("Entry"))
         names = self.names()
         for item in self.detail.timeline:
-            line = describe_entry(item.seq, item.kind, dict(item.payload), "", item.undone, names)
-            body = line[len(f" #{item.seq} ") :]  # time and seq have their own columns
+            said = item.said.render(_) if item.said is not None else compact(item.payload, names)
+            body = Text(said, style=timeline_style(item.kind, item.undone))
             if item.undone:
                 body.append("  " + _("(undone)"), style="italic yellow")
             table.add_row(clock(item.at), str(item.seq), body)
@@ -306,3 +306,11 @@ def _fmt_offset(offset_ms: float | None) -> str:
     if offset_ms is None:
         return ""
     return f"{offset_ms / 1000:+.3f} s"
+
+
+def timeline_style(kind: str, undone: bool) -> str:
+    if kind in ("undo", "redo"):
+        return "yellow"
+    if kind == "hw":
+        return "dim"
+    return "strike dim" if undone else ""

@@ -1,4 +1,18 @@
-"""Small modal dialogs shared by the screens."""
+"""Small modal dialogs shared by every screen (one of each, not one per game).
+
+Design decisions:
+
+* A confirmation answers "no" unless the host types ``y``: ``enter`` and ``escape``
+  both mean no, so a key typed a moment too early never destroys anything. The
+  question names what would be lost.
+* A choice list opens with its first item highlighted, so ``enter`` always means
+  "this one" and the cursor never starts nowhere.
+* Text, number and reason entries check the value as it is submitted and show the
+  problem under the field; nothing is dismissed until the value is right.
+* Chains of dialogs are written as straight-line code with
+  ``await screen.ask(dialog)`` inside a ``@work`` method (Textual's
+  ``push_screen(wait_for_dismiss=True)``).
+"""
 
 from __future__ import annotations
 
@@ -17,11 +31,11 @@ from companion.widgets.translate import translate_bindings
 
 
 class ConfirmDialog(ModalScreen[bool]):
-    """Yes (y / enter) or no (n / escape)."""
+    """Yes only with ``y``; ``n``, ``escape`` and ``enter`` answer no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", N_("Yes")),
-        Binding("n,escape", "answer(False)", N_("No")),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n,escape,enter", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: str) -> None:
@@ -31,8 +45,8 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question)
-            yield Label(_("[y] yes   [n] no"), classes="hint")
+            yield Label(self.question, classes="dialog-question")
+            yield Label(_("[y] yes   [n] no (enter: no)"), classes="hint")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -59,12 +73,17 @@ class PromptDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question)
+            yield Label(self.question, classes="dialog-question")
             yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
             yield Label("", id="prompt-error", classes="error")
 
+    def problem(self, text: str) -> str | None:
+        """The message to show under the field, or None when ``text`` is acceptable."""
+        return self.check(text) if self.check else None
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        problem = self.check(event.value) if self.check else None
+        event.stop()
+        problem = self.problem(event.value)
         if problem:
             self.query_one("#prompt-error", Label).update(problem)
             return
@@ -74,23 +93,75 @@ class PromptDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+def parse_whole_number(text: str) -> int:
+    """``"+5"``, ``"-3"``, ``"７"`` → int (full-width digits and signs too); else ValueError."""
+    clean = text.strip().replace("＋", "+").replace("－", "-").replace(" ", "")
+    clean = clean.translate({0xFF10 + d: ord("0") + d for d in range(10)})
+    body = clean[1:] if clean[:1] in "+-" else clean
+    if not body.isascii() or not body.isdigit():
+        raise ValueError(text)
+    return int(clean)
+
+
+class NumberDialog(PromptDialog):
+    """Ask for a whole number between ``low`` and ``high``; dismisses with its text."""
+
+    def __init__(
+        self, question: str, low: int, high: int, value: str = "", placeholder: str = ""
+    ) -> None:
+        super().__init__(question, value=value, placeholder=placeholder)
+        self.low = low
+        self.high = high
+
+    def problem(self, text: str) -> str | None:
+        try:
+            number = parse_whole_number(text)
+        except ValueError:
+            return _("{text!r} is not a whole number.").format(text=text.strip())
+        if not self.low <= number <= self.high:
+            return _("Write a number from {low} to {high}.").format(low=self.low, high=self.high)
+        return None
+
+
+class ReasonDialog(PromptDialog):
+    """Ask why (a manual correction keeps its reason in the log); empty is refused."""
+
+    def problem(self, text: str) -> str | None:
+        if not text.strip():
+            return _("Write a short reason; it is kept in the log.")
+        return None
+
+
 class ChoiceDialog(ModalScreen[str | None]):
-    """Pick one of ``choices`` (id, label) with the arrows and enter; escape cancels."""
+    """Pick one of ``choices`` (id, label) with the arrows and enter; escape cancels.
+
+    The list opens on its first item (or on ``selected``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
-    def __init__(self, question: str, choices: Sequence[tuple[str, str]]) -> None:
+    def __init__(
+        self, question: str, choices: Sequence[tuple[str, str]], selected: str | None = None
+    ) -> None:
         super().__init__()
         self.question = question
         self.choices = choices
+        self.selected = selected
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question)
+            yield Label(self.question, classes="dialog-question")
             yield OptionList(*[Option(label, id=cid) for cid, label in self.choices], id="choices")
 
+    def on_mount(self) -> None:
+        options = self.query_one("#choices", OptionList)
+        ids = [cid for cid, _label in self.choices]
+        if ids:
+            options.highlighted = ids.index(self.selected) if self.selected in ids else 0
+        options.focus()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
         self.dismiss(event.option.id)
 
     def action_cancel(self) -> None:

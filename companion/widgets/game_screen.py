@@ -1,17 +1,34 @@
-"""The base of every game screen: the session, the log panel, undo/redo, the banner.
+"""The base of every game screen: keys that ask the guide, one message line, the log.
 
-Subclasses implement ``compose_game`` (their widgets) and ``refresh_view`` (render
-everything from ``self.session.state``). They change the game only through
-``submit``: the action is committed on the writer thread first, and the screen
-re-renders when the commit is reported. A ``RuleError`` is shown as a message and
-changes nothing.
+Design decisions:
+
+* **Keys map to action types** (``ACTION_TYPES``: binding action name → the rules'
+  action type tags it can make). A key is enabled from the game guide's
+  ``allowed(state)``: the footer shows it dimmed when it is not allowed now, and
+  pressing it shows the guide's ``why_not`` in the message line — never silence, and
+  no screen keeps its own table of keys per phase or dry-runs ``apply``.
+* **One message line** at the foot of the game body holds refusals and notices until
+  the next commit. Refusals are not toasts: a toast crossing the log panel's border
+  loses double-width characters there (Textual issue #6357), and it vanishes.
+* **Nothing shows before it is saved**: ``submit`` commits on the writer thread and the
+  screen re-renders when the commit is reported. ``submit`` also takes a callable that
+  makes the action on the writer thread (a preparer's roll or deal), so a random draw
+  is on disk before anyone sees it and a kill cannot give a free re-roll.
+* **Dialog chains read straight**: ``await self.ask(dialog)`` inside a ``@work``
+  method (Textual's ``push_screen(wait_for_dismiss=True)``).
+* The log folds away on a small terminal (under ``LOG_MIN_WIDTH`` columns) and ``l``
+  toggles it; ``j`` shows the stored JSON; ``?`` / F1 shows this screen's keys for the
+  current phase and the game's rules summary.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
+from textual import events
+from textual.actions import parse as parse_action_text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -19,11 +36,31 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from companion.i18n import N_, _
-from companion.rules.base import Action, RuleError
+from companion.rules.base import Action, Outcome, RuleError
+from companion.rules.guide import Guide, Say
 from companion.session.live import Change, LiveSession
 from companion.widgets.host import HostApp
 from companion.widgets.log_panel import LogPanel
 from companion.widgets.translate import translate_bindings
+
+T = TypeVar("T")
+
+LOG_MIN_WIDTH = 110
+"""Below this many columns the log starts folded away (``l`` shows it)."""
+
+Submittable = Action | Mapping[str, Any] | Callable[[], Action | Mapping[str, Any]]
+
+
+def store_problem(error: BaseException) -> str:
+    """A host's sentence for a failed write (disk full, read-only, locked …)."""
+    text = str(error).lower()
+    if "full" in text:
+        return _("The disk is full; nothing was saved. Free some space and try again.")
+    if "readonly" in text or "read-only" in text:
+        return _("The database is read-only; nothing was saved.")
+    if "locked" in text or "busy" in text:
+        return _("The database is busy in another program; nothing was saved. Try again.")
+    return _("Could not save; nothing was changed: {error}").format(error=error)
 
 
 class GameScreen(Screen[None]):
@@ -33,16 +70,28 @@ class GameScreen(Screen[None]):
         Binding("ctrl+z", "undo", N_("Undo")),
         Binding("ctrl+y", "redo", N_("Redo")),
         Binding("escape", "leave", N_("Home")),
+        Binding("question_mark,f1", "help", N_("Help")),
+        Binding("l", "toggle_log", N_("Log")),
+        Binding("j", "toggle_raw", N_("Log JSON"), show=False),
     ]
+
+    ACTION_TYPES: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Binding action name → the rules' action types it can make (enabled from the guide)."""
 
     def __init__(self, session: LiveSession) -> None:
         super().__init__()
         self.session = session
+        self._allowed_cache: tuple[int, frozenset[str]] | None = None
+        self._log_wanted: bool | None = None
         translate_bindings(self)
 
     @property
     def companion(self) -> HostApp:
         return cast(HostApp, self.app)
+
+    @property
+    def guide(self) -> Guide[Any] | None:
+        return self.session.info.guide
 
     # ------------------------------------------------------------------ layout
 
@@ -51,7 +100,9 @@ class GameScreen(Screen[None]):
         with Horizontal(id="game-layout"):
             with Vertical(id="game-body"):
                 yield Static("", id="outcome-banner", classes="banner hidden")
+                yield Static("", id="guide-prompt", classes="guide-prompt")
                 yield from self.compose_game()
+                yield Static("", id="message-line", classes="message-line")
             yield LogPanel(self.session, id="log")
         yield Footer()
 
@@ -66,11 +117,98 @@ class GameScreen(Screen[None]):
         self.sub_title = f"{self.session.info.name(self.companion.lang)} · {self.session.id[:8]}"
         self._refresh_all()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._place_log(event.size.width)
+
+    def _place_log(self, width: int) -> None:
+        shown = self._log_wanted if self._log_wanted is not None else width >= LOG_MIN_WIDTH
+        self.query_one(LogPanel).display = shown
+
+    def action_toggle_log(self) -> None:
+        log = self.query_one(LogPanel)
+        self._log_wanted = not log.display
+        log.display = self._log_wanted
+
+    def action_toggle_raw(self) -> None:
+        self.query_one(LogPanel).toggle_raw()
+
+    def action_help(self) -> None:
+        from companion.widgets.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self))
+
+    # ------------------------------------------------------------------ the guide
+
+    def allowed(self) -> frozenset[str] | None:
+        """Action types legal now (None for a game without a guide)."""
+        guide = self.guide
+        if guide is None:
+            return None
+        state = self.session.state
+        if self._allowed_cache is None or self._allowed_cache[0] != id(state):
+            self._allowed_cache = (id(state), guide.allowed(state))
+        return self._allowed_cache[1]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Textual's hook: a guided key not allowed now is shown dimmed (None)."""
+        types = self.ACTION_TYPES.get(action)
+        allowed = self.allowed()
+        if types is None or allowed is None:
+            return True
+        return True if allowed.intersection(types) else None
+
+    def refusal(self, action: str) -> Say | None:
+        """The guide's reason why the key bound to ``action`` does nothing now."""
+        try:
+            _ns, name, _params = parse_action_text(action)
+        except Exception:  # an action string Textual itself would refuse
+            return None
+        types = self.ACTION_TYPES.get(name)
+        allowed = self.allowed()
+        guide = self.guide
+        if types is None or allowed is None or guide is None or allowed.intersection(types):
+            return None
+        return guide.why_not(self.session.state, types[0])
+
+    def refuse(self, action: str) -> bool:
+        """Show why ``action`` is not allowed now; True if it was refused."""
+        reason = self.refusal(action)
+        if reason is None:
+            return False
+        self.say(reason.render(_), error=True)
+        return True
+
+    # ------------------------------------------------------------------ messages
+
+    def say(self, message: str, *, error: bool = False) -> None:
+        """Show ``message`` in the message line until the next commit."""
+        line = self.query_one("#message-line", Static)
+        line.update(message)
+        line.set_class(error, "error")
+        line.set_class(not error, "notice")
+
+    def clear_message(self) -> None:
+        self.query_one("#message-line", Static).update("")
+
     # ------------------------------------------------------------------ writing
 
-    def submit(self, action: Action | dict[str, Any]) -> None:
-        """Commit ``action`` (on the writer thread), then re-render."""
-        self.companion.write(lambda: self.session.act(action), self._committed)
+    def submit(self, action: Submittable) -> None:
+        """Commit ``action`` (on the writer thread), then re-render.
+
+        A callable is called on the writer thread to make the action (a roll, a deal):
+        the draw and its commit happen together, before the screen shows anything.
+        """
+
+        def commit() -> Change:
+            made = action() if callable(action) else action
+            return self.session.act(made)
+
+        self.companion.write(commit, self._committed)
+
+    async def ask(self, dialog: Screen[T]) -> T:
+        """Show ``dialog`` and wait for its answer (call from a ``@work`` method)."""
+        result: T = await self.app.push_screen(dialog, wait_for_dismiss=True)
+        return result
 
     def action_undo(self) -> None:
         self.companion.write(self.session.undo, self._committed)
@@ -85,17 +223,13 @@ class GameScreen(Screen[None]):
     def _committed(self, future: Future[Change]) -> None:
         error = future.exception()
         if isinstance(error, RuleError):
-            self.notify(error.render(_), severity="error", title=_("Not allowed"))
+            self.say(error.render(_), error=True)
             return
         if error is not None:
             # The store refused (disk full, database locked…): nothing was applied.
-            self.notify(
-                _("Could not save; nothing was changed: {error}").format(error=error),
-                severity="error",
-                title=_("Not saved"),
-                timeout=10,
-            )
+            self.say(store_problem(error), error=True)
             return
+        self.clear_message()
         self.on_committed(future.result())
         self._refresh_all()
 
@@ -105,10 +239,27 @@ class GameScreen(Screen[None]):
     def _refresh_all(self) -> None:
         self.refresh_view()
         self.query_one(LogPanel).refresh_log()
+        guide = self.guide
+        prompt = self.query_one("#guide-prompt", Static)
+        if guide is not None and self.session.outcome is None:
+            prompt.update(guide.prompt(self.session.state).render(_))
+            prompt.display = True
+        else:
+            prompt.display = False
         banner = self.query_one("#outcome-banner", Static)
         outcome = self.session.outcome
         if outcome is None:
             banner.add_class("hidden")
         else:
-            banner.update("🏆 " + _("Game over") + " — " + outcome.render(_))
+            banner.update(end_banner(self.session, outcome))
             banner.remove_class("hidden")
+        self.refresh_bindings()
+
+
+def end_banner(session: LiveSession, outcome: Outcome) -> str:
+    """ "🏆 Game over — <summary> · Winners: A, B" (every end banner names the winners)."""
+    names = [p.name for p in session.players if p.id in outcome.winners]
+    text: str = "🏆 " + _("Game over") + " — " + outcome.render(_)
+    if names:
+        text += "  ·  " + _("Winners: {names}").format(names=", ".join(names))
+    return text

@@ -1,14 +1,26 @@
-"""The always-visible log: every entry of the session, undone ones struck through."""
+"""The session log: what happened, in the game's own sentences, undone ones struck through.
+
+Design decisions:
+
+* Lines are the guide's ``describe`` sentences in the chosen language (through a
+  ``Narrator``), not ``key=value`` text; ``j`` shows each entry's stored JSON instead,
+  for audits.
+* Only new entries are appended when nothing earlier changed (no new undo/redo
+  marks): rewriting hundreds of wrapped lines after every commit kept the UI thread
+  busy for tens of milliseconds.
+* The panel's width follows the terminal (a third at most); the screen folds it away
+  on a small terminal and ``l`` brings it back.
+"""
 
 from __future__ import annotations
-
-import json
 
 from rich.text import Text
 from textual.widgets import RichLog
 
 from companion.i18n import _
 from companion.session.live import LiveSession
+from companion.session.narrate import Narrator, raw
+from companion.session.store import Entry
 
 MAX_LINES = 500
 
@@ -17,23 +29,38 @@ class LogPanel(RichLog):
     """The session log, newest at the bottom. Undo and redo are shown as entries."""
 
     DEFAULT_CSS = """
-    LogPanel { width: 42; border-left: solid $primary-darken-2; }
+    LogPanel { width: 32%; max-width: 56; min-width: 26; border-left: solid $primary-darken-2; }
     """
 
     def __init__(self, session: LiveSession, **kwargs: object) -> None:
         super().__init__(wrap=True, markup=False, max_lines=MAX_LINES, min_width=20, **kwargs)  # type: ignore[arg-type]
         self.session = session
         self.border_title = _("Log")
+        self.show_raw = False
+        self._narrator: Narrator | None = None
         self._shown: tuple[int, frozenset[int]] | None = None
         """(last seq written, undone seqs) of what is on screen."""
 
+    def narrator(self) -> Narrator:
+        if self._narrator is None:
+            session = self.session
+            game = session.game
+            initial = game.setup(session.players, game.check_options(session.options))
+            self._narrator = Narrator(game, session.info.guide, initial, session.players)
+        return self._narrator
+
+    def toggle_raw(self) -> None:
+        self.show_raw = not self.show_raw
+        self.border_title = _("Log (JSON)") if self.show_raw else _("Log")
+        self._shown = None
+        self.refresh_log()
+
     def refresh_log(self) -> None:
-        """Show the log. Only new entries are appended when nothing earlier changed
-        (no new undo/redo marks): rewriting hundreds of wrapped lines after every
-        commit kept the UI thread busy for tens of milliseconds."""
+        """Show the log, appending only what is new when nothing earlier changed."""
         undone = frozenset(self.session.undone)
         entries = self.session.entries
-        names = {p.id: p.name for p in self.session.players}
+        narrator = self.narrator()
+        narrator.feed_all(entries)
         if self._shown is not None and self._shown[1] == undone:
             last = self._shown[0]
             fresh = [e for e in entries[-MAX_LINES:] if e.seq > last]
@@ -41,58 +68,28 @@ class LogPanel(RichLog):
             self.clear()
             fresh = entries[-MAX_LINES:]
         for entry in fresh:
-            self.write(
-                describe_entry(
-                    entry.seq, entry.kind, entry.payload, entry.at, entry.seq in undone, names
-                ),
-                shrink=True,
-            )
+            self.write(self.line(entry, entry.seq in undone), shrink=True)
         self._shown = (entries[-1].seq if entries else 0, undone)
 
+    def line(self, entry: Entry, undone: bool) -> Text:
+        """One log line: time, seq, what happened."""
+        said = self.narrator().said(entry.seq)
+        return log_line(
+            entry,
+            raw(entry) if self.show_raw or said is None else said.render(_),
+            undone,
+        )
 
-def describe_entry(
-    seq: int, kind: str, payload: dict[str, object], at: str, undone: bool, names: dict[str, str]
-) -> Text:
-    """One log line: time, seq, what happened (player ids shown as names)."""
-    clock = at[11:19] if len(at) >= 19 else at
-    if kind == "undo":
-        body = _("undo #{seq}").format(seq=payload.get("undoes"))
+
+def log_line(entry: Entry, body: str, undone: bool) -> Text:
+    clock = entry.at[11:19] if len(entry.at) >= 19 else entry.at
+    if entry.kind in ("undo", "redo"):
         style = "yellow"
-    elif kind == "redo":
-        body = _("redo #{seq}").format(seq=payload.get("redoes"))
-        style = "yellow"
-    elif kind == "hw":
-        body = "⚙ " + _compact(payload, names)
+    elif entry.kind == "hw":
+        body = "⚙ " + body
         style = "dim"
     else:
-        body = _compact(payload, names)
         style = "strike dim" if undone else ""
-    line = Text(f"{clock} #{seq} ", style="dim")
+    line = Text(f"{clock} #{entry.seq} ", style="dim")
     line.append(body, style=style)
     return line
-
-
-def _compact(payload: dict[str, object], names: dict[str, str]) -> str:
-    kind = str(payload.get("type", ""))
-    rest = {
-        k: names.get(v, v) if isinstance(v, str) else v
-        for k, v in payload.items()
-        if k != "type" and v is not None
-    }
-    if not rest:
-        return kind
-    parts = [f"{k}={_plain(v)}" for k, v in rest.items()]
-    return kind + " · " + " ".join(parts)
-
-
-MAX_VALUE_CHARS = 80
-"""Longer values (a whole card set in a deal) are cut: the export keeps them in full."""
-
-
-def _plain(value: object) -> str:
-    text = (
-        value
-        if isinstance(value, str)
-        else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    )
-    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"

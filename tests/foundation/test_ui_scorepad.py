@@ -99,10 +99,18 @@ async def test_a_refused_action_shows_the_message_and_changes_nothing(tmp_path):
         await pilot.pause()
         live = app.start_session("scorepad", ["小明", "Ann"], {})
         await pilot.pause()
-        await pilot.press("c")  # closing an empty round is refused
+        await pilot.press("c")  # closing an empty round is refused: the guide says why
         await app.settle()
         assert live.entries == []
-        assert any("第 1 轮还没有记分" in str(n.message) for n in app._notifications)
+        line = app.screen.query_one("#message-line")
+        assert "第 1 轮还没有记分" in str(line.render())
+        assert "error" in line.classes
+        # A refusal by the rules themselves lands in the same line (not a toast).
+        app.screen.submit({"type": "score", "player": "p9", "points": 1})
+        await app.settle()
+        assert live.entries == []
+        assert "p9" in str(line.render())
+        assert not app._notifications
 
 
 async def test_home_lists_all_five_games_in_chinese(tmp_path):

@@ -7,7 +7,8 @@ registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.scorepad.rules import GAME
+from companion.games.scorepad.guide import GUIDE
+from companion.games.scorepad.rules import GAME, Termination
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
@@ -15,6 +16,8 @@ PLUGIN = GameInfo(
     name_en="Score pad",
     name_zh="计分板",
     rules=GAME,
+    guide=GUIDE,
+    termination=Termination,
     screen=Part("companion.games.scorepad.screen", "SCREEN"),
     board=Part("companion.games.scorepad.board", "VIEW"),
     aliases=("pad", "score"),

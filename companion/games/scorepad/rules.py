@@ -33,6 +33,17 @@ from companion.rules.base import (
     check_player_count,
     player_by_id,
 )
+from companion.rules.guide import Termination as BaseTermination
+
+
+class Termination(BaseTermination):
+    """How a score-pad game ended."""
+
+    TARGET_REACHED = "target-reached"
+    """A round was closed in which some total reached the target score."""
+    HOST_ENDED = "host-ended"
+    """The host ended the game by hand (``end``)."""
+
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 12
@@ -71,8 +82,8 @@ class ScorepadState:
     """Closed rounds, each as (player, points) entries in the order written."""
     current: tuple[tuple[PlayerId, int], ...] = ()
     """Entries of the open round."""
-    ended: str | None = None
-    """Why the game ended (``"target-reached"`` or ``"host-ended"``), or None."""
+    ended: Termination | None = None
+    """Why the game ended, or None while it runs."""
 
     @property
     def round_number(self) -> int:
@@ -141,12 +152,12 @@ class Scorepad(Game[ScorepadState]):
                 raise IllegalActionError(N_("Round {n} has no scores yet."), n=state.round_number)
             closed = replace(state, rounds=(*state.rounds, state.current), current=())
             if closed.target_reached():
-                return replace(closed, ended="target-reached")
+                return replace(closed, ended=Termination.TARGET_REACHED)
             return closed
         if isinstance(action, EndGame):
             if state.current:
                 state = replace(state, rounds=(*state.rounds, state.current), current=())
-            return replace(state, ended="host-ended")
+            return replace(state, ended=Termination.HOST_ENDED)
         raise IllegalActionError(N_("The score pad has no action {type!r}."), type=action.type)
 
     def outcome(self, state: ScorepadState) -> Outcome | None:

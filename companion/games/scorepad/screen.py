@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from rich.text import Text
@@ -11,18 +12,14 @@ from textual.widgets import DataTable, Static
 
 from companion.games.scorepad.rules import CloseRound, EndGame, Score, ScorepadState
 from companion.i18n import N_, _
-from companion.widgets.dialogs import ConfirmDialog, PromptDialog
+from companion.widgets.dialogs import ConfirmDialog, PromptDialog, parse_whole_number
 from companion.widgets.game_screen import GameScreen
 
 MAX_ROUND_COLUMNS = 12
 
 
-def parse_points(text: str) -> int:
-    """``"+5"``, ``"-3"``, ``"7"`` → int; anything else raises ``ValueError``."""
-    clean = text.strip().replace("＋", "+").replace("－", "-").replace(" ", "")
-    if not clean or not clean.lstrip("+-").isdigit() or clean.count("+") + clean.count("-") > 1:
-        raise ValueError(clean)
-    return int(clean)
+parse_points = parse_whole_number
+"""``"+5"``, ``"-3"``, ``"7"`` → int; anything else raises ``ValueError``."""
 
 
 class ScorepadScreen(GameScreen):
@@ -34,6 +31,12 @@ class ScorepadScreen(GameScreen):
         Binding("c", "close_round", N_("Close round")),
         Binding("E", "end_game", N_("End game")),
     ]
+    ACTION_TYPES: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "score": (Score.type,),
+        "bump": (Score.type,),
+        "close_round": (CloseRound.type,),
+        "end_game": (EndGame.type,),
+    }
 
     def compose_game(self) -> ComposeResult:
         yield Static("", id="pad-banner", classes="phase-banner")
@@ -81,7 +84,7 @@ class ScorepadScreen(GameScreen):
         self.query_one("#pad-help", Static).update(
             _(
                 "enter or s: write points for the highlighted player · +/-: one point · "
-                "c: close the round · E: end the game · ctrl+z: undo"
+                "c: close the round · E: end the game · ctrl+z: undo · ?: help"
             )
         )
 
@@ -109,6 +112,7 @@ class ScorepadScreen(GameScreen):
         def done(text: str | None) -> None:
             if text is not None:
                 self.submit(Score(pid, parse_points(text)))
+                self._next_player()
 
         self.app.push_screen(
             PromptDialog(
@@ -118,6 +122,12 @@ class ScorepadScreen(GameScreen):
             ),
             done,
         )
+
+    def _next_player(self) -> None:
+        """After writing a player's points the cursor moves on to the next seat."""
+        table = self.query_one("#pad", DataTable)
+        if self.pad.players:
+            table.move_cursor(row=(table.cursor_row + 1) % len(self.pad.players))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -136,7 +146,10 @@ class ScorepadScreen(GameScreen):
             if yes:
                 self.submit(EndGame())
 
-        self.app.push_screen(ConfirmDialog(_("End the game now?")), done)
+        self.app.push_screen(
+            ConfirmDialog(_("End the game now? The open round is closed and nobody can score.")),
+            done,
+        )
 
 
 SCREEN = ScorepadScreen

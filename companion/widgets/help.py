@@ -1,0 +1,86 @@
+"""``?`` / F1 on any game screen: the keys of the current phase and the rules in brief.
+
+Design decision: the list is built from the screen's own bindings and the guide's
+``allowed`` set, so it cannot disagree with the footer; keys that do nothing now are
+listed after the others with the guide's reason, and the rules summary comes from the
+game's guide in the chosen language.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from companion.i18n import N_, _
+from companion.widgets.translate import translate_bindings
+
+if TYPE_CHECKING:
+    from companion.widgets.game_screen import GameScreen
+
+
+class HelpScreen(ModalScreen[None]):
+    """What each key does now, and the rules summary. Any of escape, ?, F1, q closes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,f1,q", "close", N_("Close")),
+    ]
+
+    def __init__(self, screen: GameScreen) -> None:
+        super().__init__()
+        self.game_screen = screen
+        translate_bindings(self)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog help-dialog"):
+            yield Static(self.keys_table(), id="help-keys")
+            summary = self.summary()
+            if summary:
+                yield Static(Text(summary), id="help-rules", classes="help-rules")
+            yield Static(_("escape: close"), classes="hint")
+
+    def keys_table(self) -> Table:
+        screen = self.game_screen
+        state = screen.session.state
+        guide = screen.guide
+        table = Table(
+            title=_("Keys now") + " — " + screen.session.info.name(screen.companion.lang),
+            show_header=False,
+            box=None,
+            expand=True,
+        )
+        table.add_column(no_wrap=True, style="bold")
+        table.add_column(ratio=1)
+        later: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        # Every binding of the screen, in the order it declares them (the footer's).
+        bindings = [b for group in screen._bindings.key_to_bindings.values() for b in group]
+        for b in bindings:
+            if b.action in seen or b.action == "help":
+                continue
+            seen.add(b.action)
+            key = screen.app.get_key_display(b)
+            reason = screen.refusal(b.action)
+            if reason is None:
+                table.add_row(key, _(b.description) if b.description else b.action)
+            else:
+                later.append((key, f"{_(b.description)} — {reason.render(_)}"))
+        for key, text in later:
+            table.add_row(Text(key, style="dim"), Text(text, style="dim"))
+        if guide is not None and screen.session.outcome is None:
+            table.caption = guide.prompt(state).render(_)
+        return table
+
+    def summary(self) -> str:
+        guide = self.game_screen.guide
+        text = getattr(guide, "summary", "") if guide is not None else ""
+        return _(text) if text else ""
+
+    def action_close(self) -> None:
+        self.dismiss(None)
