@@ -8,9 +8,8 @@ Design decisions:
 * ``allowed`` mirrors the checks in ``rules/game.py`` phase by phase; the property in
   ``tests/shadow_cats/test_guide.py`` holds it to them (``apply`` accepts a type only
   if it is allowed and refuses every other type).
-* Characters and items are named by the card's own name (``name`` in the roster, the
-  printed Chinese name) in both languages: a sentence has no language until it is
-  shown, and a card's printed name is a proper name.
+* Characters and items are named in both languages at once (``小布 (Xiaobu)``, the
+  Simplified form first): a sentence has no language until it is shown.
 """
 
 from __future__ import annotations
@@ -78,6 +77,12 @@ def rolls(values: Sequence[int]) -> str:
 
 def reason_of(text: str) -> Say | str:
     return say(N_(" ({reason})"), reason=text.strip()) if text.strip() else ""
+
+
+def card_name(chinese: str, english: str) -> str:
+    """A card's name in both languages (``小布 (Xiaobu)``): a sentence has no language
+    until it is shown, and the card's own name is a proper name."""
+    return f"{chinese} ({english})" if english and english != chinese else chinese
 
 
 class ShadowCatsGuide(Guide[ShadowState]):
@@ -402,12 +407,12 @@ class ShadowCatsGuide(Guide[ShadowState]):
     def _card(state: ShadowState, cid: str) -> str:
         roster = state.roster or (state.draft.roster if state.draft else None)
         found = roster.character(cid) if roster is not None else None
-        return found.name if found is not None else cid
+        return card_name(found.name_zh or found.name, found.name_en) if found else cid
 
     @staticmethod
     def _item(state: ShadowState, iid: str) -> str:
         found = state.item(iid)
-        return found.name if found is not None else iid
+        return card_name(found.name_zh or found.name, found.name_en) if found else iid
 
 
 GUIDE = ShadowCatsGuide()
