@@ -146,6 +146,9 @@ class ShadowCatsScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#sc-players", DataTable).focus()
+        # Cells drawn during mount are measured before the table has its styles (their
+        # columns came out cut on a resumed screen): draw once more after the first layout.
+        self.call_after_refresh(self.refresh_view)
         if self.game.phase == "setup" and self.game.draft is None:
             self.deal()  # a new session (or one left before its deal): deal and record it
 
