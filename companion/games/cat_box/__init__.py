@@ -7,14 +7,13 @@ The record below is what the registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.cat_box.rules import GAME
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
     id="cat-box",
     name_en="Nine Cards: Cat Box",
     name_zh="九张牌：喵喵开箱",
-    rules=GAME,
+    rules_part=Part("companion.games.cat_box.rules", "GAME"),
     screen=Part("companion.games.cat_box.screen", "SCREEN"),
     board=Part("companion.games.cat_box.board", "VIEW"),
     prepare=Part("companion.games.cat_box.prepare"),

@@ -9,20 +9,17 @@ The record below is what the registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.shadow_cats.guide import GUIDE
-from companion.games.shadow_cats.rules import GAME
-from companion.games.shadow_cats.rules.termination import Termination
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
     id="shadow-cats",
     name_en="Shadow Cats",
     name_zh="喵窩暗影",
-    rules=GAME,
+    rules_part=Part("companion.games.shadow_cats.rules", "GAME"),
     screen=Part("companion.games.shadow_cats.screen", "SCREEN"),
     board=Part("companion.games.shadow_cats.board", "VIEW"),
     prepare=Part("companion.games.shadow_cats.prepare"),
-    guide=GUIDE,
-    termination=Termination,
+    guide_part=Part("companion.games.shadow_cats.guide", "GUIDE"),
+    termination_part=Part("companion.games.shadow_cats.rules.termination", "Termination"),
     aliases=("shadow", "cats"),
 )
