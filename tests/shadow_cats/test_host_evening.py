@@ -174,3 +174,17 @@ async def test_the_simplified_ui_shows_no_traditional_characters(tmp_path):
             await pilot.press("ctrl+q")
     finally:
         set_language("en")
+
+
+async def test_help_lists_the_keys_of_the_phase_and_the_rules_in_brief(tmp_path):
+    app = make_app(tmp_path / "sc.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(app, pilot)
+        await to_play(app, pilot, screen)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "Move / roll" in screen_text(app)
+        rules = str(app.screen.query_one("#help-rules").render())
+        assert "Red against Blue" in rules and "a 7 lets you choose" in rules
+        await pilot.press("escape")
+        await pilot.press("ctrl+q")
