@@ -44,6 +44,7 @@ from companion.games.shadow_cats.rules.actions import (
 from companion.games.shadow_cats.rules.board import FREE_CHOICE
 from companion.games.shadow_cats.rules.state import ShadowState
 from companion.games.shadow_cats.rules.words import IDENTITY_WORDS, LOCATION_WORDS
+from companion.games.shadow_cats.summary import SUMMARY
 from companion.rules.base import N_, Action, PlayerId, RuleError, player_by_id
 from companion.rules.guide import Guide, Say, say
 
@@ -86,17 +87,7 @@ def card_name(chinese: str, english: str) -> str:
 
 
 class ShadowCatsGuide(Guide[ShadowState]):
-    summary = N_(
-        "Shadow Cats: Red against Blue with hidden identities; Neutrals win by their own "
-        "card's condition.\n"
-        "A turn: roll 2d6 to move (a roll that lands where you are is rolled again; a 7 "
-        "lets you choose any other location), use the location (the Cat Forest: 20 damage "
-        "to another character or 10 healing to anyone), then attack a character in range "
-        "with a d100 on your damage table (+5 when your element beats theirs, weapon "
-        "added, armour taken off) or end the turn.\n"
-        "At 0 HP a character dies and turns their identity card. When every Red (or Blue) "
-        "character is dead the other team wins; then every hidden identity is entered."
-    )
+    summary = SUMMARY
     # ------------------------------------------------------------------ where we are
 
     def phase(self, state: ShadowState) -> str:
