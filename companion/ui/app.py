@@ -41,6 +41,16 @@ class CompanionApp(App[None]):
     TITLE = "Companion"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        # Declared here so that the footer's "palette" is translated (Textual adds an
+        # English one otherwise).
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            N_("Commands"),
+            show=False,
+            priority=True,
+            tooltip=N_("Open the command palette"),
+        ),
     ]
 
     def __init__(
