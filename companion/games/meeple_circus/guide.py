@@ -77,7 +77,7 @@ class MeepleCircusGuide(Guide[CircusState]):
             return state.performer
         return None
 
-    start_player_entry = ("choose-first-player", "player")
+    start_player_entries = (("choose-first-player", "player"),)
 
     def start_player(self, state: CircusState) -> PlayerId | None:
         return state.acts[0].first_player if state.acts else None

@@ -87,7 +87,7 @@ class MeowfiaGuide(Guide[MeowfiaState]):
             return current.next_to_question
         return None
 
-    start_player_entry = ("start", "sheriff")
+    start_player_entries = (("start", "sheriff"),)
 
     def start_player(self, state: MeowfiaState) -> PlayerId | None:
         """The Sheriff (see the module docstring), once named."""
