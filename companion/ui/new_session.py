@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -353,24 +354,46 @@ class NewSessionScreen(Screen[None]):
         )
         try:
             options = self.read_options()
-            from companion.session.live import LiveSession
-
-            live = LiveSession.start(
-                self.companion.store,
-                self.info.id,
-                players,
-                options,
-                clock=self.companion.clock,
-                rng=self.companion.rng,
-            )
-        except RuleError as exc:
-            self.show_error(exc.render(_))
-            return
-        except (ValueError, StoreError) as exc:
+        except ValueError as exc:
             self.show_error(str(exc))
             return
-        for seat in self.seats:
-            self.companion.store.add_to_roster(seat.name, seat.colour, seat.birth_date)
+        from companion.session.live import LiveSession
+
+        app = self.companion
+        seats = list(self.seats)
+
+        screen_class = self.info.screen.load()
+
+        def start() -> LiveSession:  # on the writer thread: the UI never waits for the disk
+            # What only this machine can check (a music file exists and decodes) is
+            # checked here, before anything is written; the rules checked the rest.
+            problem = screen_class.check_options(options)
+            if problem:
+                raise ValueError(problem)
+            live = LiveSession.start(
+                app.store, self.info.id, players, options, clock=app.clock, rng=app.rng
+            )
+            for seat in seats:  # after the session: a full disk here loses no game
+                try:
+                    app.store.add_to_roster(seat.name, seat.colour, seat.birth_date)
+                except StoreError:
+                    break
+            return live
+
+        def started(future: Future[LiveSession]) -> None:
+            error = future.exception()
+            if isinstance(error, RuleError | StoreError):
+                self.show_error(error.render(_))
+            elif isinstance(error, ValueError):
+                self.show_error(str(error))
+            elif error is not None:
+                raise error
+            else:  # in the screen's own message loop, as when the key was handled
+                self.call_later(self._open, future.result())
+
+        app.write(start, started)
+
+    def _open(self, live: Any) -> None:
         self.dismiss()
         self.companion.open_session(live)
 

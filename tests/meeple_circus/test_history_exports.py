@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from mc_helpers import SECOND, TRACK, key
 
 from companion.games.meeple_circus.guide import GUIDE
@@ -83,12 +82,9 @@ def test_start_player_and_termination_in_history_and_exports() -> None:
         assert len(csv_rows) == 1 + len(PLAYERS) and "Meeple Circus" in csv_rows[1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="session/results.py reads the first logged action, an undone one here; "
-    "fixed when it asks guide.start_player(final state) (lead, issue 12 item 6)",
-)
 def test_an_undone_first_choice_is_not_the_start_player() -> None:
+    """It was, while results.py read the first logged action (a strict xfail until the
+    history asked the guide's ``start_player_entry``)."""
     with Store.memory() as store:
         live = play(store, change_first_player=True)
         assert GUIDE.start_player(live.state) == "p2"

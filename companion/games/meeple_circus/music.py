@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.games.meeple_circus.rules.game import parse_music_setting
 from companion.games.meeple_circus.rules.state import CircusState
 from companion.games.meeple_circus.units import NS_PER_S
 from companion.i18n import _
-from companion.rules.base import RuleError
 from companion.session.live import Change
 from companion.widgets.countdown import format_remaining
 from companion.widgets.dialogs import ChoiceDialog, PromptDialog
@@ -45,6 +43,8 @@ class Music:
     track_id: str
     note: str = ""
     """Why this was chosen when it is a fallback (shown on screen)."""
+    cut_s: float | None = None
+    """Play only this long (fading out): ``song.mp3 @ 2:00``; ``length_ns`` is the cut."""
 
 
 def countdown_music(seconds: int, note: str = "") -> Music:
@@ -63,35 +63,61 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
     With the default setting, act 3's performers take the act's built-in tracks in
     turn (each performs to their own track); acts 1–2 use the act's first track.
     """
+    from companion.audio.choice import parse_music_choice
     from companion.audio.errors import AudioFileError
-    from companion.audio.tracks import load_track, tracks_for_act
+    from companion.audio.tracks import tracks_for_act
 
-    kind, seconds = parse_music_setting(setting)
-    if kind == "countdown" and seconds is not None:
-        return countdown_music(seconds)
     try:
-        if kind == "file":
-            track = load_track(Path(setting.strip()))
-        else:
-            tracks = tracks_for_act(act)
-            track = tracks[performance % len(tracks)]
+        choice = parse_music_choice(setting)
+        if choice.kind == "file":
+            return file_music(choice)
+        if choice.kind == "countdown" and choice.length_s is not None:
+            return countdown_music(round(choice.length_s))
+        tracks = tracks_for_act(act)
+        track = tracks[performance % len(tracks)]
     except (AudioFileError, OSError, ValueError, IndexError) as exc:
         note = _("Music unavailable ({problem}); plain countdown instead.").format(problem=exc)
         return countdown_music(FALLBACK_LENGTH_S, note)
     return Music(track.title, round(track.duration_s * NS_PER_S), track.path, track.id)
 
 
-async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
-    """The ``m`` dialogs: a built-in track of the act, another WAV file, or a countdown."""
+def check_options(options: Mapping[str, Any]) -> str | None:
+    """The new-session form's check of the act music on this machine, or None if fine.
+
+    The rules cannot look at files; ``companion.audio.choice`` refuses a missing or
+    undecodable file, a countdown written another way and a cut longer than the song.
+    """
+    from companion.audio.choice import check_act_music
     from companion.audio.errors import AudioFileError
-    from companion.audio.tracks import load_track, track, tracks_for_act
+
+    try:
+        check_act_music([str(options.get(f"music_act{n}") or "") for n in (1, 2, 3)])
+    except AudioFileError as exc:
+        return str(exc)
+    return None
+
+
+def file_music(choice: Any) -> Music:
+    """The music of a checked file choice (``companion.audio.choice.MusicChoice``)."""
+    assert choice.path is not None and choice.length_s is not None
+    track_id = f"file:{choice.path}" + (f"@{choice.cut_s}" if choice.cut_s is not None else "")
+    return Music(
+        choice.title, round(choice.length_s * NS_PER_S), choice.path, track_id, cut_s=choice.cut_s
+    )
+
+
+async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
+    """The ``m`` dialogs: a built-in track of the act, another music file, or a countdown."""
+    from companion.audio.choice import parse_music_choice, parse_music_file
+    from companion.audio.errors import AudioFileError
+    from companion.audio.tracks import track, tracks_for_act
 
     choices: list[tuple[str, str]] = []
     with contextlib.suppress(OSError, ValueError):
         for t in tracks_for_act(act):
             length = format_remaining(round(t.duration_s * NS_PER_S))
             choices.append((f"track:{t.id}", f"♪ {t.title} ({length})"))
-    choices.append(("file", _("Another WAV file…")))
+    choices.append(("file", _("Another music file…")))
     choices.append(("countdown", _("A plain countdown…")))
     choice = await ask(ChoiceDialog(_("Music for this performance"), choices))
     if choice is None:
@@ -99,34 +125,29 @@ async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
     if choice.startswith("track:"):
         t = track(choice.removeprefix("track:"))
         return Music(t.title, round(t.duration_s * NS_PER_S), t.path, t.id)
-    if choice == "file":
 
-        def check_file(text: str) -> str | None:
-            try:
-                load_track(Path(text.strip()))
-            except AudioFileError as exc:
-                return str(exc)
-            return None
-
-        path = await ask(
-            PromptDialog(
-                _("Path of a WAV file"), check=check_file, placeholder="~/music/circus.wav"
-            )
-        )
-        if not path:
-            return None
-        t = load_track(Path(path.strip()))
-        return Music(t.title, round(t.duration_s * NS_PER_S), t.path, f"file:{t.path}")
-
-    def check_seconds(text: str) -> str | None:
+    def check(parse: Callable[[str], Any], text: str) -> str | None:
         try:
-            parse_music_setting(f"countdown:{text.strip()}")
-        except RuleError as err:
-            return err.render(_)
+            parse(text)
+        except AudioFileError as exc:
+            return str(exc)
         return None
 
+    if choice == "file":
+        text = await ask(
+            PromptDialog(
+                _("Music file (MP3, FLAC, OGG or WAV); “@ 2:00” after it cuts the song"),
+                check=lambda text: check(parse_music_file, text),
+                placeholder="~/music/circus.mp3 @ 2:00",
+            )
+        )
+        return file_music(parse_music_file(text)) if text else None
     seconds = await ask(
-        PromptDialog(_("Countdown length in seconds"), value="120", check=check_seconds)
+        PromptDialog(
+            _("Countdown length in seconds"),
+            value="120",
+            check=lambda text: check(parse_music_choice, f"countdown:{text.strip()}"),
+        )
     )
     return countdown_music(int(seconds.strip())) if seconds else None
 

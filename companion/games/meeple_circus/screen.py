@@ -39,7 +39,13 @@ from textual.widgets import Static
 
 from companion.games.meeple_circus import decisions, evaluation, prepare, view
 from companion.games.meeple_circus import panels as views
-from companion.games.meeple_circus.music import Music, SoundDesk, ask_music, music_from_setting
+from companion.games.meeple_circus.music import (
+    Music,
+    SoundDesk,
+    ask_music,
+    check_options,
+    music_from_setting,
+)
 from companion.games.meeple_circus.rules.actions import (
     ChooseFirstPlayer,
     EndAct,
@@ -75,6 +81,7 @@ class MeepleCircusScreen(GameScreen):
     """The host's view of a Meeple Circus game."""
 
     CSS_PATH = "screen.tcss"
+    check_options = staticmethod(check_options)
     # The keys that move a performance on (s, f) come first: the footer shows them
     # even at 100 columns; ? lists every key of the phase.
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -374,7 +381,10 @@ class MeepleCircusScreen(GameScreen):
         def play() -> None:
             error: str | None = None
             try:
-                audio.play(path)
+                if music.cut_s is None:
+                    audio.play(path)
+                else:
+                    audio.play(path, cut_s=music.cut_s)
             except Exception as exc:  # a bad file: the countdown still runs
                 error = str(exc)
             # The music's time starts when play() returns (playback has started).
