@@ -277,10 +277,13 @@ def _starter_sql() -> str:
             fields.append(f"WHEN '{info.id}' THEN '$.{name}'")
     if not types:
         return "NULL"
+    # A damaged payload (not JSON) must not make the whole history query fail
+    # ("malformed JSON"): it reads as NULL here, and the integrity check names it.
+    payload = "(CASE WHEN json_valid(e.payload) THEN e.payload END)"
     return (
-        "(SELECT json_extract(e.payload, CASE s.game " + " ".join(fields) + " END) "
+        f"(SELECT json_extract({payload}, CASE s.game " + " ".join(fields) + " END) "
         "FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
-        "AND json_extract(e.payload, '$.type') = CASE s.game " + " ".join(types) + " END "
+        f"AND json_extract({payload}, '$.type') = CASE s.game " + " ".join(types) + " END "
         "ORDER BY e.seq DESC LIMIT 1)"
     )
 
