@@ -185,6 +185,7 @@ def build_result(
         if outcome is not None and not isinstance(outcome, dict):
             raise TypeError("outcome")
         parse_time(started)
+        options = json.loads(options_json) if options_json else {}
     except (ValueError, TypeError, KeyError, RecursionError) as exc:
         raise DamagedError(str(sid), "players/outcome/started_at", str(exc)) from None
     finished = status == "finished" and outcome is not None
@@ -216,7 +217,7 @@ def build_result(
         last_at=last_at,
         players=results,
         outcome=outcome,
-        title=session_title(game, json.loads(options_json) if options_json else {}),
+        title=session_title(game, options if isinstance(options, dict) else {}),
     )
 
 
@@ -284,15 +285,19 @@ def _starter_sql() -> str:
     # In effect = undone as often as redone (undo and redo entries name their target).
     in_effect = (
         "(SELECT count(*) FROM entries u WHERE u.session_id = s.id AND u.kind = 'undo' "
-        "AND json_extract(u.payload, '$.undoes') = e.seq) = "
+        "AND json_valid(u.payload) AND json_extract(u.payload, '$.undoes') = e.seq) = "
         "(SELECT count(*) FROM entries r WHERE r.session_id = s.id AND r.kind = 'redo' "
-        "AND json_extract(r.payload, '$.redoes') = e.seq)"
+        "AND json_valid(r.payload) AND json_extract(r.payload, '$.redoes') = e.seq)"
     )
+    # A damaged payload (not JSON) must not make the whole history query fail
+    # ("malformed JSON"): it reads as NULL here, and the integrity check names it.
+    payload = "(CASE WHEN json_valid(e.payload) THEN e.payload END)"
+
     def pick(direction: str) -> str:
         return (
-            "(SELECT json_extract(e.payload, CASE s.game " + " ".join(fields) + " END) "
+            f"(SELECT json_extract({payload}, CASE s.game " + " ".join(fields) + " END) "
             "FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
-            "AND CASE s.game " + " ".join(kinds) + " ELSE 0 END "
+            "AND CASE s.game " + " ".join(kinds).replace("e.payload", payload) + " ELSE 0 END "
             f"AND {in_effect} ORDER BY e.seq {direction} LIMIT 1)"
         )
 

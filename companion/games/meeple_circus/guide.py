@@ -66,6 +66,8 @@ def name(state: CircusState, pid: PlayerId | None) -> str:
 class MeepleCircusGuide(Guide[CircusState]):
     summary = RULES_SUMMARY
     """The one-screen rules summary the help screen (?) shows."""
+    start_player_entry = ("choose-first-player", "player")
+    """Act 1's first player is logged by ``choose-first-player`` (see ``start_player``)."""
 
     def phase(self, state: CircusState) -> str:
         return state.phase

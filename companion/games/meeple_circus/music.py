@@ -125,35 +125,29 @@ async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
     if choice.startswith("track:"):
         t = track(choice.removeprefix("track:"))
         return Music(t.title, round(t.duration_s * NS_PER_S), t.path, t.id)
-    if choice == "file":
 
-        def check_file(text: str) -> str | None:
-            try:
-                parse_music_file(text)
-            except AudioFileError as exc:
-                return str(exc)
-            return None
-
-        path = await ask(
-            PromptDialog(
-                _("Music file (MP3, FLAC, OGG or WAV); “@ 2:00” after it cuts the song"),
-                check=check_file,
-                placeholder="~/music/circus.mp3 @ 2:00",
-            )
-        )
-        if not path:
-            return None
-        return file_music(parse_music_file(path))
-
-    def check_seconds(text: str) -> str | None:
+    def check(parse: Callable[[str], Any], text: str) -> str | None:
         try:
-            parse_music_choice(f"countdown:{text.strip()}")
+            parse(text)
         except AudioFileError as exc:
             return str(exc)
         return None
 
+    if choice == "file":
+        text = await ask(
+            PromptDialog(
+                _("Music file (MP3, FLAC, OGG or WAV); “@ 2:00” after it cuts the song"),
+                check=lambda text: check(parse_music_file, text),
+                placeholder="~/music/circus.mp3 @ 2:00",
+            )
+        )
+        return file_music(parse_music_file(text)) if text else None
     seconds = await ask(
-        PromptDialog(_("Countdown length in seconds"), value="120", check=check_seconds)
+        PromptDialog(
+            _("Countdown length in seconds"),
+            value="120",
+            check=lambda text: check(parse_music_choice, f"countdown:{text.strip()}"),
+        )
     )
     return countdown_music(int(seconds.strip())) if seconds else None
 
