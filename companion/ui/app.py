@@ -74,6 +74,9 @@ class CompanionApp(App[str | None]):
         super().__init__()
         self.in_use = in_use
         """Set when another window owns the database: this one is read-only."""
+        self.tadaa_hub: Any = None
+        """The Tadaa button hub, once a screen needed it (tests may set their own)."""
+        self._own_tadaa_hub = False
         self.store = store
         self.lang = lang
         self.clock = clock
@@ -330,7 +333,23 @@ class CompanionApp(App[str | None]):
         self.writer.shutdown(wait=True)
         self.exit()
 
+    def acquire_tadaa_hub(self, ports: Sequence[str]) -> Any:
+        """The app's Tadaa hub, started the first time a screen needs the buttons.
+
+        It belongs to the app, not to a widget: devices stay connected and their clocks
+        in sync from one performance, act or game to the next, and the hub is stopped
+        once, when the app quits. Starting only spawns its thread (no port is opened
+        on the UI thread)."""
+        if self.tadaa_hub is None:
+            from companion.hardware.link import TadaaHub  # deferred: pyserial
+
+            self.tadaa_hub = TadaaHub(ports).start()
+            self._own_tadaa_hub = True
+        return self.tadaa_hub
+
     def on_unmount(self) -> None:
+        if self._own_tadaa_hub and self.tadaa_hub is not None:
+            self.tadaa_hub.stop()
         self.writer.shutdown(wait=True)
         self.store.close()
 

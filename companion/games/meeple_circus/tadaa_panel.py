@@ -2,11 +2,11 @@
 
 Design decisions:
 
-* Where the hub comes from is one method, ``acquire_hub``: the app's hub when one is
-  set (``app.tadaa_hub``: tests, or a host who started one), otherwise one the panel
-  starts on the settings file's ports plus the usual USB names and stops when it is
-  unmounted. ``COMPANION_TADAA=off`` switches the buttons off. (The hub is to move to
-  the app; only ``acquire_hub`` changes then.)
+* The hub belongs to the app (``CompanionApp.acquire_tadaa_hub``): started the first
+  time a screen needs the buttons, it keeps every device connected and its clock in
+  sync across performances, acts and games, and the app stops it when it quits. The
+  panel only attaches to it (``acquire_hub``). ``COMPANION_TADAA=off`` switches the
+  buttons off.
 * Presses reach the screen's ``receive_press`` on the UI thread through a message
   (``post_message`` is thread-safe and does not wait: the reader thread goes straight
   back to reading, so a busy screen never delays an acknowledgement or a pong's
@@ -118,16 +118,19 @@ class TadaaPanel(Vertical):
     def acquire_hub(self, config: TadaaConfig) -> TadaaHub | None:
         """The hub this panel reads; the one place that knows where hubs come from.
 
-        Today: the given or app's hub, else one the panel starts (and stops on
-        unmount). When the app owns the hub, only this method changes.
+        The given hub (tests), else the app's, which the app starts on first use and
+        stops when it quits.
         """
-        hub = self.hub or getattr(self.app, "tadaa_hub", None)
-        if hub is not None:
-            return hub
+        if self.hub is not None:
+            return self.hub
         if os.environ.get("COMPANION_TADAA", "on").lower() == "off":
             self.note = _("Tadaa buttons are switched off (COMPANION_TADAA=off).")
             return None
-        self._own_hub = True
+        acquire = getattr(self.app, "acquire_tadaa_hub", None)
+        if acquire is not None:
+            hub: TadaaHub | None = acquire(config.ports)
+            return hub
+        self._own_hub = True  # an app without a hub of its own (a bare test app)
         return TadaaHub(config.ports).start()
 
     def _attach_hid(self, hub: TadaaHub) -> None:
