@@ -36,6 +36,7 @@ from companion.games.cat_box.rules.state import (
     PendingRoll,
     RollCheck,
     Seat,
+    Termination,
 )
 
 DEFAULT_CARDS = "default_cards.toml"
@@ -65,6 +66,7 @@ __all__ = [
     "RollCheck",
     "Seat",
     "SetDice",
+    "Termination",
     "UseEnvy",
     "check_card_set",
     "parse_card_file",
