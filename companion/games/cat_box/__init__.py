@@ -1,13 +1,16 @@
 """九张牌：喵喵开箱 Cat Box: dice, hiss checks, tokens on slots, opening boxes, the 20-point win.
 
-Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
-screen), ``board`` (the players' board view), ``prepare`` (reads the card file, rolls).
+Every part of this game lives in this folder: ``rules`` (pure), ``guide`` (pure: what
+the host may do now, the log's sentences), ``view`` (pure: what screen and board show),
+``screen`` (the host's screen), ``board`` (the players' board view), ``prepare``
+(reads the card file, deals, rolls).
 The record below is what the registry (``companion/games/__init__.py``) lists.
 """
 
 from __future__ import annotations
 
-from companion.games.cat_box.rules import GAME
+from companion.games.cat_box.guide import GUIDE
+from companion.games.cat_box.rules import GAME, Termination
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
@@ -15,6 +18,8 @@ PLUGIN = GameInfo(
     name_en="Nine Cards: Cat Box",
     name_zh="九张牌：喵喵开箱",
     rules=GAME,
+    guide=GUIDE,
+    termination=Termination,
     screen=Part("companion.games.cat_box.screen", "SCREEN"),
     board=Part("companion.games.cat_box.board", "VIEW"),
     prepare=Part("companion.games.cat_box.prepare"),

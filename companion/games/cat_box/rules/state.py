@@ -28,6 +28,7 @@ DISPLAY_SIZE = 4
 BIG_TOKEN = 5
 """5 small tokens may be swapped for 1 big one (大方块)."""
 
+
 class Termination(BaseTermination):
     """How a game of 喵喵开箱 ended (``CatBoxState.ended``, ``Outcome.termination``)."""
 
