@@ -5,6 +5,9 @@
   serial numbers and buttons.
 * ``monitor``: live presses (device time, mapped host time ± uncertainty, transport
   delay) and every device's clock-sync state, round trip, drift, corrupt lines.
+* USB HID buttons (keypads, arcade encoders, pedals, gamepads) appear in ``list``
+  (from sysfs: id, name, polling interval, whether this user may read them) and in
+  ``monitor``; ``map --hid`` learns them (see ``companion.hardware.hid``).
 * ``simulate``: simulated devices on pseudo-terminals (see
   ``companion.hardware.simulator``), stable links in ``--link-dir``, scripted
   presses, faults, and keys: 1–8 press, u unplug/replug, r reboot, q quit.
@@ -28,7 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.cli.common import fail, setup_language
-from companion.hardware.config import TadaaConfig, default_path
+from companion.hardware import hid
+from companion.hardware.config import ANY_BUTTON, TadaaConfig, default_path
 from companion.hardware.link import (
     DevicePress,
     DeviceStatus,
@@ -78,6 +82,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
     p.add_argument(
+        "--hid",
+        action="store_true",
+        help="watch every USB HID device with keys, not only the mapped ones (never grabbed)",
+    )
+    p.add_argument(
         "--every",
         type=float,
         default=2.0,
@@ -94,6 +103,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=[],
         metavar="PATH",
         help="also watch this port (or glob); repeatable",
+    )
+    p.add_argument(
+        "--hid",
+        action="store_true",
+        help="also learn USB HID buttons (keypads, encoders, pedals, gamepads; "
+        "the built-in keyboard is left out)",
+    )
+    p.add_argument(
+        "--whole-device",
+        action="store_true",
+        help="a HID press gives the player every key of that device (a pad or pedal each)",
     )
     p.add_argument(
         "--timeout",
@@ -192,13 +212,60 @@ def _ports(args: argparse.Namespace) -> list[str]:
     return [*args.port, *config.ports]
 
 
+def _ms(ns: int) -> str:
+    return f"{ns / 1e6:g} ms"
+
+
+def describe_hid(info: hid.HidDeviceInfo, config: TadaaConfig) -> str:
+    """One line per HID device: what it is, its id, how sure its presses are."""
+    if info.interval_ns:
+        polling = _("polls every {ms}").format(ms=_ms(info.interval_ns))
+    else:
+        polling = _("polling interval unknown, {ms} assumed").format(
+            ms=_ms(hid.DEFAULT_INTERVAL_NS)
+        )
+    _centre, half = hid.press_interval(0, info.interval_or_default_ns)
+    line = _("{event}: {name}, id {id}, {keys} keys, {polling} (presses ±{unc})").format(
+        event=info.event,
+        name=info.name or "?",
+        id=info.stable_id,
+        keys=len(info.keys),
+        polling=polling,
+        unc=_ms(half),
+    )
+    if info.by_id:
+        line += " — " + info.by_id
+    owners = config.buttons.get(info.stable_id, {})
+    if owners:
+        line += " — " + ", ".join(
+            _("{name}: any key").format(name=n)
+            if b == ANY_BUTTON
+            else _("{name}: key {code}").format(name=n, code=b)
+            for b, n in sorted(owners.items())
+        )
+    if info.builtin_keyboard:
+        line += " — " + _("built-in keyboard: never used as a Tadaa button")
+    elif not os.access(info.event, os.R_OK):
+        line += "\n    " + hid.permission_message(info)
+    return line
+
+
+def list_hid(config: TadaaConfig) -> int:
+    devices = hid.list_hid_devices()
+    print(_("USB HID devices with keys: {n}").format(n=len(devices)))
+    for info in devices:
+        print(describe_hid(info, config))
+    return len([d for d in devices if not d.builtin_keyboard])
+
+
 def run_list(args: argparse.Namespace) -> int:
     setup_language(args)
     ports = candidate_ports(_ports(args))
     print(_("Settings file: {path}").format(path=default_path()))
+    hid_found = list_hid(TadaaConfig.load())
     if not ports:
         print(_("No candidate ports. Plug a Tadaa device in, or pass --port."))
-        return 1
+        return 0 if hid_found else 1
     found = 0
     for port in ports:
         hello = probe_port(port)
@@ -220,7 +287,7 @@ def run_list(args: argparse.Namespace) -> int:
             )
         )
     print(_("{n} Tadaa device(s) found.").format(n=found))
-    return 0 if found else 1
+    return 0 if found or hid_found else 1
 
 
 # --------------------------------------------------------------------------- monitor
@@ -297,14 +364,21 @@ def run_monitor(args: argparse.Namespace) -> int:
 
     hub = TadaaHub(configured)
     hub.on_press(show)
+    source = _hid_source(args.hid, grab=False)
+    source.on_press(show)
+    said: set[str] = set()
     print(_("Watching for Tadaa devices (Ctrl-C to stop)…"), flush=True)
     end = time.monotonic() + args.duration if args.duration else None
-    with hub:
+    with hub, source:
         try:
             while end is None or time.monotonic() < end:
                 time.sleep(min(args.every, max(0.05, (end or 1e18) - time.monotonic())))
                 with lock:
-                    status = hub.status()
+                    status = hub.status() + source.status()
+                    for problem in source.problems():
+                        if problem not in said:  # once, not every round
+                            said.add(problem)
+                            print(problem, flush=True)
                     if not status:
                         print(_("No Tadaa device yet."), flush=True)
                     for s in status:
@@ -328,8 +402,17 @@ def run_map(args: argparse.Namespace) -> int:
     presses: queue.Queue[DevicePress] = queue.Queue()
     hub = TadaaHub([*args.port, *config.ports])
     hub.on_press(presses.put)
+    source = _hid_source(args.hid, grab=False, config=config)
+
+    def hid_press(dp: DevicePress) -> None:
+        if dp.button not in hid.MODIFIER_KEYS:  # Ctrl-C to stop must not map Ctrl
+            presses.put(dp)
+
+    source.on_press(hid_press)
     assigned = 0
-    with hub:
+    with hub, source:
+        for problem in _wait_for_hid(source, args.hid):
+            print(problem, flush=True)
         for name in args.names:
             print(_("{name}, press your button now.").format(name=name), flush=True)
             try:
@@ -337,17 +420,57 @@ def run_map(args: argparse.Namespace) -> int:
             except queue.Empty:
                 print(_("No press for {name}; skipped.").format(name=name), flush=True)
                 continue
-            config.assign(dp.serial, dp.button, name)
+            is_hid = isinstance(dp, hid.HidPress)
+            button = ANY_BUTTON if is_hid and args.whole_device else dp.button
+            config.assign(dp.serial, button, name)
             config.save()
             assigned += 1
-            print(
-                _("{name}: button {button} of {serial}").format(
-                    name=name, button=dp.button, serial=dp.serial
-                ),
-                flush=True,
-            )
+            if button == ANY_BUTTON:
+                said = _("{name}: every key of {serial}")
+            elif is_hid:
+                said = _("{name}: key {button} of {serial}")
+            else:
+                said = _("{name}: button {button} of {serial}")
+            print(said.format(name=name, button=dp.button, serial=dp.serial), flush=True)
+            info = source.devices[dp.serial].info if dp.serial in source.devices else None
+            if info is not None and hid.is_full_keyboard(info):
+                print(
+                    _(
+                        "{device} is a full keyboard: while the Meeple Circus screen is "
+                        "open it is grabbed, and its keys reach only the Tadaa buttons."
+                    ).format(device=info.name or info.stable_id),
+                    flush=True,
+                )
     print(_("Saved in {path}.").format(path=config.path), flush=True)
     return 0 if assigned == len(args.names) else 1
+
+
+def _hid_source(every: bool, grab: bool, config: TadaaConfig | None = None) -> hid.HidSource:
+    """Every HID device with keys (but the built-in keyboard), or only the mapped ones."""
+    if config is None:
+        try:
+            config = TadaaConfig.load()
+        except ValueError as exc:
+            fail(str(exc))
+            raise
+    mapped = config.buttons
+
+    def wanted(info: hid.HidDeviceInfo) -> bool:
+        if every:
+            return not info.builtin_keyboard
+        return info.stable_id in hid.mapped_ids(mapped)
+
+    return hid.HidSource(wanted, grab_when_armed=grab)
+
+
+def _wait_for_hid(source: hid.HidSource, every: bool, timeout_s: float = 1.0) -> list[str]:
+    """Let the first scan open the HID devices; what could not be opened, said once."""
+    if not every:
+        return []
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and not source.status():
+        time.sleep(0.05)
+    return source.problems()
 
 
 # --------------------------------------------------------------------------- simulate

@@ -10,7 +10,9 @@ every database — and a host can read or fix it by hand::
 
 Buttons are remembered by device serial number and button number, and map to a
 player *name* (the roster's): sessions number their players ``p1``… afresh, names
-stay. Writes are atomic (temporary file + rename).
+stay. Button ``0`` (``ANY_BUTTON``) gives a player every button of a device (a
+gamepad or a foot pedal per player; USB HID devices are keyed ``hid:…``, see
+``companion.hardware.hid``). Writes are atomic (temporary file + rename).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import Any
 from companion.session.locations import config_dir
 
 FILE_NAME = "tadaa.json"
+ANY_BUTTON = 0
+"""In the map: every button of the device is this player's."""
 
 
 def default_path() -> Path:
@@ -78,7 +82,8 @@ class TadaaConfig:
         os.replace(tmp, p)
 
     def player_for(self, serial: str, button: int) -> str | None:
-        return self.buttons.get(serial, {}).get(button)
+        mapping = self.buttons.get(serial, {})
+        return mapping.get(button) or mapping.get(ANY_BUTTON)
 
     def assign(self, serial: str, button: int, name: str) -> None:
         """``name`` now owns this button; any other button of ``name`` is released."""

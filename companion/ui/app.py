@@ -20,8 +20,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 
 from companion.games import find_game
 from companion.i18n import N_, _, set_language
@@ -57,6 +58,49 @@ class CompanionApp(App[None]):
         translate_bindings(self)
 
     # ------------------------------------------------------------------ services
+
+    # ------------------------------------------------------------------ Textual, translated
+
+    KEY_NAMES: ClassVar[dict[str, str]] = {
+        "space": N_("space"),
+        "enter": N_("enter"),
+        "escape": N_("esc"),
+        "delete": N_("del"),
+        "tab": N_("tab"),
+    }
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names in the footer and help in the chosen language (Textual says "space")."""
+        shown = super().get_key_display(binding)
+        return _(self.KEY_NAMES[shown]) if shown in self.KEY_NAMES else shown
+
+    def get_system_commands(self, screen: Screen[Any]) -> Any:
+        """The command palette in the chosen language; a screenshot goes to a folder
+        that exists (Textual's default ~/Downloads may not) and says where."""
+        yield SystemCommand(_("Theme"), _("Change the colours"), self.action_change_theme)
+        yield SystemCommand(_("Quit"), _("Quit (every action is already saved)"), self.action_quit)
+        yield SystemCommand(
+            _("Keys"), _("Show the keys of this screen"), self.action_show_help_panel
+        )
+        yield SystemCommand(
+            _("Screenshot"),
+            _("Save an SVG picture of the screen"),
+            lambda: self.set_timer(0.1, self.save_screenshot_somewhere),
+        )
+
+    def save_screenshot_somewhere(self) -> Path | None:
+        from companion.session.locations import screenshot_dir
+
+        try:
+            folder = screenshot_dir()
+            path = Path(self.save_screenshot(path=str(folder)))
+        except OSError as exc:
+            self.notify(
+                _("Could not save the screenshot: {error}").format(error=exc), severity="error"
+            )
+            return None
+        self.notify(_("Screenshot saved: {path}").format(path=path), timeout=8)
+        return path
 
     @property
     def audio(self) -> Any:

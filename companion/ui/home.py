@@ -51,7 +51,7 @@ class HomeScreen(Screen[None]):
     """The first screen. Lists all five games in the chosen language."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "focus_games", N_("New session")),
+        Binding("n", "new_session", N_("New session")),
         Binding("r", "resume", N_("Resume")),
         Binding("a", "abandon", N_("Abandon")),
         Binding("h", "history", N_("History")),
@@ -144,8 +144,14 @@ class HomeScreen(Screen[None]):
         if event.data_table.id == "unfinished" and event.row_key.value:
             self._resume_chosen(event.row_key.value)
 
-    def action_focus_games(self) -> None:
-        self.query_one("#games", OptionList).focus()
+    def action_new_session(self) -> None:
+        """The form for the highlighted game (the first one if none is)."""
+        from companion.ui.new_session import NewSessionScreen
+
+        games = self.query_one("#games", OptionList)
+        index = games.highlighted if games.highlighted is not None else 0
+        games.focus()
+        self.app.push_screen(NewSessionScreen(GAMES[index]))
 
     def _selected_unfinished(self) -> str | None:
         table = self.query_one("#unfinished", DataTable)
@@ -210,5 +216,5 @@ class ResumeDialog(ChoiceDialog):
         choices.append(("", _("Not now")))
         super().__init__(_("Continue an unfinished session?"), choices)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id or None)
+    def answer(self, option_id: str | None) -> str | None:
+        return option_id or None  # "Not now" has the empty id

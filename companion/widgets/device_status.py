@@ -33,7 +33,9 @@ def render_status(statuses: Sequence[DeviceStatus], note: str = "") -> Text:
             text.append("\n")
         label, style = STATES[s.state]
         text.append("● ", style=style)
-        text.append(f"{s.serial[-8:]} ", style="bold")
+        # A HID device's id is long and ends in a port path: its name says more.
+        who = s.firmware[:24] if s.serial.startswith("hid:") else s.serial[-8:]
+        text.append(f"{who} ", style="bold")
         text.append(_(label), style=style)
         text.append(
             "  "
@@ -50,6 +52,8 @@ def render_status(statuses: Sequence[DeviceStatus], note: str = "") -> Text:
             text.append(" · " + _("{n} presses lost").format(n=s.lost), style="bold red")
         if not s.consistent:
             text.append(" · " + _("clock jumped"), style="bold red")
+    if note:
+        text.append("\n" + note, style="yellow")
     return text
 
 

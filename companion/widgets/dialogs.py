@@ -160,9 +160,19 @@ class ChoiceDialog(ModalScreen[str | None]):
             options.highlighted = ids.index(self.selected) if self.selected in ids else 0
         options.focus()
 
+    def answer(self, option_id: str | None) -> str | None:
+        """The dialog's result for the chosen option (override, not the handler).
+
+        Textual runs a message handler of every class in the MRO: a subclass that
+        overrode the handler and dismissed too made the dialog dismiss twice, and the
+        second dismiss popped the screen below it (the home screen went blank)."""
+        return option_id
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(event.option.id)
+        event.prevent_default()
+        if self.is_current:
+            self.dismiss(self.answer(event.option.id))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

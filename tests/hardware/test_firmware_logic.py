@@ -33,10 +33,15 @@ def checks():
 
 
 def test_firmware_logic_is_the_host_module():
-    """The firmware folder's logic file is the very file the host and simulator run."""
+    """The firmware folder's logic file is the very file the host and simulator run.
+
+    A plain copy, not a symbolic link (a ZIP download or a Windows checkout makes a
+    link a text file holding a path).
+    """
     firmware = BOX / "tadaa_logic.py"
     host = ROOT / "companion" / "hardware" / "tadaa_logic.py"
-    assert firmware.read_bytes() == host.read_bytes()
+    assert not firmware.is_symlink(), "run: python scripts/sync_tadaa_logic.py"
+    assert firmware.read_bytes() == host.read_bytes(), "run: python scripts/sync_tadaa_logic.py"
 
 
 def test_checks_under_cpython(checks, capsys):

@@ -32,6 +32,7 @@ from companion.games.meeple_circus.rules.timing import (
     same_device,
     tie_groups,
 )
+from companion.hardware.hid import short_id
 from companion.i18n import N_, _
 from companion.rules.base import Player
 
@@ -146,7 +147,9 @@ def render_photo_finish(
                 if exact:
                     gap.append(" ⏱", style="dim")
             when = "—" if start is None else f"{(press.host_ns - start) / 1e9:+.6f} s"
-            if press.source == "button-box":
+            if press.source == "button-box" and (press.device or "").startswith("hid:"):
+                button = f"🔘 {short_id(press.device or '')}/{press.button}"
+            elif press.source == "button-box":
                 device = (press.device or "?")[-6:]
                 button = f"🔘 {device}/{press.button}"
             else:

@@ -12,6 +12,10 @@ Design decisions:
   time stamp); then the raw event goes to the session log on the reader thread
   (``LiveSession.record_hardware`` is thread-safe), so the log holds every press
   even if the screen refuses it.
+* USB HID buttons (``companion.hardware.hid``) join the same hub: the panel opens
+  the HID devices the button map names (``app.tadaa_hid`` when set: tests) and
+  hands their presses to the hub's listeners, so the feed, the mapping dialog and
+  the raw log take them exactly as the box's; their status lines join the box's.
 * The screen stays the one place that decides: the panel only renders (device
   status every 0.25 s, the photo finish when the performance changes) and lights
   the first finisher's LED steady and the second's blinking.
@@ -19,6 +23,7 @@ Design decisions:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable
@@ -33,6 +38,8 @@ from companion.games.meeple_circus.rules.actions import Press
 from companion.games.meeple_circus.rules.timing import Performance, judge
 from companion.hardware.config import TadaaConfig
 from companion.hardware.feed import PressFeed
+from companion.hardware.hid import HidSource
+from companion.hardware.hid import for_config as hid_for_config
 from companion.hardware.link import DevicePress, TadaaHub
 from companion.i18n import _
 from companion.session.live import LiveSession
@@ -77,6 +84,9 @@ class TadaaPanel(Vertical):
         self.feed: PressFeed | None = None
         self.note = ""
         self._own_hub = False
+        self.hid: HidSource | None = None
+        self._own_hid = False
+        self._hid_listener: Callable[[DevicePress], None] | None = None
         self._leds: tuple[Any, ...] = ()
 
     def compose(self) -> ComposeResult:
@@ -97,6 +107,7 @@ class TadaaPanel(Vertical):
             self.note = _("Tadaa buttons are switched off (COMPANION_TADAA=off).")
         self.hub = hub
         if hub is not None:
+            self._attach_hid(hub)
             self.feed = PressFeed(
                 hub,
                 self.config,
@@ -108,9 +119,32 @@ class TadaaPanel(Vertical):
         self.set_interval(REFRESH_S, self.refresh_panel)
         self.refresh_panel()
 
+    def _attach_hid(self, hub: TadaaHub) -> None:
+        assert self.config is not None
+        self.hid = getattr(self.app, "tadaa_hid", None)
+        if self.hid is None:
+            self.hid = hid_for_config(self.config)
+            self._own_hid = self.hid is not None
+            if self.hid is not None:
+                self.hid.start()
+        if self.hid is not None:
+
+            def to_hub(press: DevicePress) -> None:
+                for listener in list(hub.press_listeners):
+                    listener(press)
+
+            self._hid_listener = to_hub
+            self.hid.on_press(to_hub)
+
     def on_unmount(self) -> None:
         if self.feed is not None:
             self.feed.close()
+        if self.hid is not None:
+            if self._hid_listener is not None:
+                with contextlib.suppress(ValueError):
+                    self.hid.press_listeners.remove(self._hid_listener)
+            if self._own_hid:
+                threading.Thread(target=self.hid.stop, name="hid-stop", daemon=True).start()
         if self._own_hub and self.hub is not None:
             threading.Thread(target=self.hub.stop, name="tadaa-hub-stop", daemon=True).start()
 
@@ -142,7 +176,11 @@ class TadaaPanel(Vertical):
 
     def refresh_panel(self) -> None:
         statuses = self.hub.status() if self.hub is not None else []
-        self.query_one(DeviceStatusLine).show(statuses, self.note)
+        note = self.note
+        if self.hid is not None:
+            statuses += self.hid.status()
+            note = " ".join([note, *self.hid.problems()]).strip()
+        self.query_one(DeviceStatusLine).show(statuses, note)
         perf = self.performance()
         self.query_one(PhotoFinish).show(perf, self.session.players, self.speed_tokens())
         self._update_leds(perf)
