@@ -208,6 +208,7 @@ class NewSessionScreen(Screen[None]):
                 for spec in self.game.options:
                     yield Label(_(spec.label), classes="option-label")
                     yield self._option_widget(spec)
+                    yield Label("", id=f"opt-error-{spec.name}", classes="error option-error")
         yield Footer()
 
     def _option_widget(self, spec: OptionSpec) -> Switch | Input | Select[str]:
@@ -338,6 +339,19 @@ class NewSessionScreen(Screen[None]):
                     out[spec.name] = text
         return out
 
+    def show_option_problems(self, options: dict[str, Any]) -> bool:
+        """Ask the game's preparer (its ``check_options``: files it would read) and show
+        each problem next to its field; True if there is one (nothing is written)."""
+        prepare = self.info.prepare.load() if self.info.prepare is not None else None
+        check = getattr(prepare, "check_options", None)
+        problems: dict[str, RuleError] = check(options) if check is not None else {}
+        for spec in self.game.options:
+            problem = problems.get(spec.name)
+            self.query_one(f"#opt-error-{spec.name}", Label).update(
+                problem.render(_) if problem is not None else ""
+            )
+        return bool(problems)
+
     def action_start(self) -> None:
         players = tuple(
             replace(Player(f"p{i}", s.name), colour=s.colour, birth_date=s.birth_date)
@@ -345,6 +359,8 @@ class NewSessionScreen(Screen[None]):
         )
         try:
             options = self.read_options()
+            if self.show_option_problems(options):
+                return
             from companion.session.live import LiveSession
 
             live = LiveSession.start(
