@@ -1,0 +1,111 @@
+"""Issue 13's Cat Box traps, each failed before its fix: a die of 0 or 7 ignored in
+silence, enter on an empty dice field, a missing card file accepted on the form."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Label, Static
+
+from companion.games import find_game
+from companion.games.cat_box.dialogs import RollDialog
+from companion.games.cat_box.prepare import check_options, default_card_text
+from companion.games.cat_box.screen import CatBoxScreen
+from companion.session.clock import ManualClock
+from companion.ui.app import make_app
+from companion.ui.new_session import NewSessionScreen
+
+SIZE = (120, 40)
+NAMES = ["Ann", "Bo", "Cy"]
+
+
+async def _roll_dialog(app, pilot) -> tuple[CatBoxScreen, RollDialog]:
+    await pilot.pause()
+    app.start_session("cat-box", NAMES, {"start_player": "p1"})
+    await app.settle()
+    screen = app.screen
+    assert isinstance(screen, CatBoxScreen)
+    await pilot.press("r")
+    await pilot.pause()
+    dialog = app.screen
+    assert isinstance(dialog, RollDialog)
+    return screen, dialog
+
+
+def message(dialog: RollDialog) -> str:
+    return str(dialog.query_one("#roll-message", Static).render())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_die_of_0_or_7_says_why_next_to_the_dice(tmp_path: Path, lang: str) -> None:
+    app = make_app(tmp_path / "cb.db", lang=lang, clock=ManualClock(), rng=random.Random(1))
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, dialog = await _roll_dialog(app, pilot)
+        for digit in ("0", "7"):
+            await pilot.press("2", digit)
+            await pilot.pause()
+            said = message(dialog)
+            assert digit in said, said
+            assert ("1 to 6" in said) if lang == "en" else ("1 到 6" in said)
+            await pilot.press("backspace")
+        assert dialog.common == [] and dialog.rolled == []
+
+
+async def test_enter_on_an_empty_dice_field_commits_nothing_and_says_so(tmp_path: Path) -> None:
+    app = make_app(tmp_path / "cb.db", lang="en", clock=ManualClock(), rng=random.Random(1))
+    async with app.run_test(size=SIZE) as pilot:
+        screen, dialog = await _roll_dialog(app, pilot)
+        await pilot.press("enter")
+        await app.settle()
+        assert app.screen is dialog and dialog.stage == "dice"
+        assert [e.payload["type"] for e in screen.session.entries] == ["deal"]
+        assert "press r" in message(dialog)
+        await pilot.press("3", "4", "enter")  # two dice are not a roll either
+        await app.settle()
+        assert [e.payload["type"] for e in screen.session.entries] == ["deal"]
+        assert "press r" in message(dialog)
+        await pilot.press("R")  # only r / R roll: the missing dice, at once on record
+        await app.settle()
+        pending = screen.session.state.pending
+        assert pending is not None and pending.common[:2] == (3, 4) and len(pending.rolled) == 2
+        assert [e.payload["type"] for e in screen.session.entries] == ["deal", "roll"]
+
+
+def test_check_options_reads_the_card_file(tmp_path: Path) -> None:
+    assert check_options({"card_file": ""}) == {}
+    good = tmp_path / "mine.toml"
+    good.write_text(default_card_text(), "utf-8")
+    assert check_options({"card_file": str(good)}) == {}
+    missing = check_options({"card_file": str(tmp_path / "gone.toml")})
+    assert "no such card file" in missing["card_file"].render()
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[set]\nname = "x"\n[[card]]\nid = "a"\n', "utf-8")
+    assert "broken.toml" in check_options({"card_file": str(broken)})["card_file"].render()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_a_missing_card_file_is_refused_on_the_form(tmp_path: Path, lang: str) -> None:
+    app = make_app(tmp_path / "cb.db", lang=lang, clock=ManualClock(), rng=random.Random(1))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(NewSessionScreen(find_game("cat-box")))
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewSessionScreen)
+        for name in NAMES:
+            form.add_seat(name)
+        gone = tmp_path / "gone.toml"
+        form.query_one("#opt-card_file", Input).value = str(gone)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is form, "the session started with nothing to deal"
+        assert app.store.sessions() == []
+        said = str(form.query_one("#opt-error-card_file", Label).render())
+        assert "gone.toml" in said
+        assert ("no such card file" in said) if lang == "en" else ("找不到这个纸箱牌文件" in said)
+        gone.write_text(default_card_text(), "utf-8")
+        await pilot.press("ctrl+s")
+        await app.settle()
+        assert isinstance(app.screen, CatBoxScreen) and app.screen.session.state.dealt
