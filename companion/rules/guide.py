@@ -60,6 +60,32 @@ class Termination(StrEnum):
     """
 
 
+def member_docs(enum: type[Termination]) -> dict[str, str]:
+    """Each member's docstring (the string literal under it), read from the source.
+
+    Python keeps no runtime docstring per enum member; the docs and the registry test
+    read them here so that every termination is explained where it is defined.
+    """
+    import ast
+    import inspect
+    import itertools
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(enum)))
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs: dict[str, str] = {}
+    for node, after in itertools.pairwise(body):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            docs[node.targets[0].id] = inspect.cleandoc(after.value.value)
+    return docs
+
+
 class Guide(ABC, Generic[S]):
     """The host guide of one game. Subclasses are stateless; one instance per game."""
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ast
-import inspect
 import random
 
 from cat_box_helpers import NAMES, dealt, new_game, play, with_tokens
@@ -30,6 +28,7 @@ from companion.games.cat_box.rules import (
 )
 from companion.i18n import catalog
 from companion.rules.base import Action, RuleError, seat_players
+from companion.rules.guide import member_docs
 
 ALL_TYPES = frozenset(GAME.action_types)
 
@@ -155,16 +154,5 @@ def test_the_start_player_is_the_deal_s_even_rounds_later() -> None:
 
 def test_terminations_are_the_stored_strings() -> None:
     assert Termination.INSTANT_WIN == "instant-win" and Termination.DECK_EMPTY == "deck-empty"
-    # a docstring under every member (python-chess style), read from the source
-    source = inspect.getsource(Termination)
-    body = ast.parse(source).body[0]
-    assert isinstance(body, ast.ClassDef)
-    documented = {
-        stmt.targets[0].id
-        for stmt, after in zip(body.body, body.body[1:], strict=False)
-        if isinstance(stmt, ast.Assign)
-        and isinstance(stmt.targets[0], ast.Name)
-        and isinstance(after, ast.Expr)
-        and isinstance(after.value, ast.Constant)
-    }
-    assert documented == {m.name for m in Termination}
+    docs = member_docs(Termination)  # a docstring under every member (python-chess)
+    assert set(docs) == {m.name for m in Termination} and all(docs.values())

@@ -22,6 +22,14 @@ def test_every_game_has_every_part(info) -> None:
     assert isinstance(board, type) and issubclass(board, BoardView)
     if info.prepare is not None:
         assert info.prepare.load() is not None
+    if info.guide_part is not None:
+        from companion.rules.guide import Guide, Termination, member_docs
+
+        assert isinstance(info.guide, Guide)
+        assert info.termination is not None and issubclass(info.termination, Termination)
+        docs = member_docs(info.termination)
+        for member in info.termination:
+            assert docs.get(member.name), f"{member!r} has no docstring"
     assert info.name_en and info.name_zh and info.name("zh") == info.name_zh
     assert find_game(info.id) is info
     for alias in info.aliases:
@@ -42,10 +50,13 @@ def test_ids_and_aliases_are_unique() -> None:
     assert len(names) == len(set(names))
 
 
-def test_reading_the_registry_imports_no_textual() -> None:
+def test_reading_the_registry_imports_no_textual_and_no_game() -> None:
+    """The home screen lists the games without importing them (start-up time)."""
     code = (
         "import sys, companion.games; "
         "bad = [m for m in ('textual', 'rich', 'serial') if m in sys.modules]; "
+        "bad += [m for m in sys.modules if m.startswith('companion.games.') "
+        "and m.count('.') > 2]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

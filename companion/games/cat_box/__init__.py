@@ -9,17 +9,15 @@ The record below is what the registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.cat_box.guide import GUIDE
-from companion.games.cat_box.rules import GAME, Termination
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
     id="cat-box",
     name_en="Nine Cards: Cat Box",
     name_zh="九张牌：喵喵开箱",
-    rules=GAME,
-    guide=GUIDE,
-    termination=Termination,
+    rules_part=Part("companion.games.cat_box.rules", "GAME"),
+    guide_part=Part("companion.games.cat_box.guide", "GUIDE"),
+    termination_part=Part("companion.games.cat_box.rules", "Termination"),
     screen=Part("companion.games.cat_box.screen", "SCREEN"),
     board=Part("companion.games.cat_box.board", "VIEW"),
     prepare=Part("companion.games.cat_box.prepare"),

@@ -7,14 +7,13 @@ registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.meeple_circus.rules import GAME
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
     id="meeple-circus",
     name_en="Meeple Circus",
     name_zh="米宝马戏团",
-    rules=GAME,
+    rules_part=Part("companion.games.meeple_circus.rules", "GAME"),
     screen=Part("companion.games.meeple_circus.screen", "SCREEN"),
     board=Part("companion.games.meeple_circus.board", "VIEW"),
     aliases=("meeple", "circus", "mc"),

@@ -7,14 +7,13 @@ registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.meowfia.rules import GAME
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
     id="meowfia",
     name_en="Meowfia",
     name_zh="喵喵咪呀",
-    rules=GAME,
+    rules_part=Part("companion.games.meowfia.rules", "GAME"),
     screen=Part("companion.games.meowfia.screen", "SCREEN"),
     board=Part("companion.games.meowfia.board", "VIEW"),
     aliases=("miaomiao",),

@@ -7,17 +7,15 @@ registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.scorepad.guide import GUIDE
-from companion.games.scorepad.rules import GAME, Termination
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
     id="scorepad",
     name_en="Score pad",
     name_zh="计分板",
-    rules=GAME,
-    guide=GUIDE,
-    termination=Termination,
+    rules_part=Part("companion.games.scorepad.rules", "GAME"),
+    guide_part=Part("companion.games.scorepad.guide", "GUIDE"),
+    termination_part=Part("companion.games.scorepad.rules", "Termination"),
     screen=Part("companion.games.scorepad.screen", "SCREEN"),
     board=Part("companion.games.scorepad.board", "VIEW"),
     aliases=("pad", "score"),

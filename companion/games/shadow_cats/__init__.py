@@ -7,14 +7,13 @@ The record below is what the registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
-from companion.games.shadow_cats.rules import GAME
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
     id="shadow-cats",
     name_en="Shadow Cats",
     name_zh="喵窩暗影",
-    rules=GAME,
+    rules_part=Part("companion.games.shadow_cats.rules", "GAME"),
     screen=Part("companion.games.shadow_cats.screen", "SCREEN"),
     board=Part("companion.games.shadow_cats.board", "VIEW"),
     prepare=Part("companion.games.shadow_cats.prepare"),

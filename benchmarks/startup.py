@@ -1,0 +1,92 @@
+"""Process start to the first home screen, against a bare Textual app, alternated in one run.
+
+The bare app is what any Textual program pays (Python, Textual, a Header, a Static and
+a Footer); the companion adds its own imports, the database open, the .po catalogs
+and the home screen's queries. Each run is a new process (headless), started, mounted
+until its first screen is up, and exited; the two kinds alternate so that machine load
+hits both alike. The number to read is the ratio of the medians.
+
+    .venv/bin/python benchmarks/startup.py [--runs 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BARE = """
+from textual.app import App
+from textual.widgets import Footer, Header, Static
+class Bare(App):
+    def compose(self):
+        yield Header()
+        yield Static("hello")
+        yield Footer()
+    def on_mount(self):
+        self.call_after_refresh(self.exit)
+Bare().run(headless=True)
+"""
+
+COMPANION = """
+import sys
+from companion.ui.app import make_app
+from companion.ui.home import HomeScreen
+app = make_app(sys.argv[1], lang=sys.argv[2])
+def ready():
+    if isinstance(app.screen, HomeScreen):
+        app.exit()
+    else:
+        app.set_timer(0.001, ready)
+app.call_after_refresh(ready)
+app.run(headless=True)
+"""
+
+
+def one(code: str, *args: str) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-c", code, *args],
+        check=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--lang", default="en")
+    args = parser.parse_args()
+    print(
+        f"machine: {platform.platform()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, load {os.getloadavg()[0]:.1f}"
+    )
+    bare: list[float] = []
+    companion: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        one(BARE)  # warm the file cache for both
+        one(COMPANION, str(Path(tmp) / "warm.sqlite3"), args.lang)
+        for i in range(args.runs):
+            bare.append(one(BARE))
+            companion.append(one(COMPANION, str(Path(tmp) / f"s{i}.sqlite3"), args.lang))
+    mb, mc = statistics.median(bare), statistics.median(companion)
+    print(f"bare Textual app (Header, Static, Footer): median {mb * 1e3:.0f} ms, n={len(bare)}")
+    print(
+        f"companion to home screen ({args.lang}):        median {mc * 1e3:.0f} ms, "
+        f"max {max(companion) * 1e3:.0f} ms"
+    )
+    print(f"ratio of medians: {mc / mb:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
