@@ -109,3 +109,31 @@ async def test_a_missing_card_file_is_refused_on_the_form(tmp_path: Path, lang: 
         await pilot.press("ctrl+s")
         await app.settle()
         assert isinstance(app.screen, CatBoxScreen) and app.screen.session.state.dealt
+
+
+@pytest.mark.parametrize(("size", "lang"), [((80, 24), "zh"), ((100, 30), "en"), ((100, 30), "zh")])
+async def test_small_terminals_keep_the_keys_the_players_and_the_message(
+    tmp_path: Path, size: tuple[int, int], lang: str
+) -> None:
+    """At 100x30 the open roll pushed the players' table down to one row and the roll
+    dialog's keys and last choices below its border (issue 13, item 4)."""
+    app = make_app(tmp_path / "cb.db", lang=lang, clock=ManualClock(), rng=random.Random(1))
+    width, height = size
+    async with app.run_test(size=size) as pilot:
+        screen, dialog = await _roll_dialog(app, pilot)
+        await pilot.press("2", "3", "4", "1", "enter")  # meets many slots on the default cards
+        await app.settle()
+        box = dialog.query_one("#roll-dialog").region
+        for part in ("#roll-keys", "#roll-choices"):
+            region = dialog.query_one(part).region
+            assert region.height and region.bottom <= box.bottom, (part, region, box)
+        await pilot.press("e")  # keep the roll open: back on the screen
+        await app.settle()
+        assert app.screen is screen
+        table = screen.query_one("#cb-players").region
+        # header + every player from 100x30 up; at 80x24 at least the player whose turn it is
+        assert table.height >= (len(NAMES) + 1 if height >= 30 else 2)
+        assert table.bottom <= height - 1
+        line = screen.query_one("#message-line").region
+        assert line.height >= 1 and line.bottom <= height - 1  # above the footer
+        assert line.right <= width

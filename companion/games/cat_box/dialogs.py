@@ -105,12 +105,14 @@ class RollDialog(ModalScreen[RollResult | None]):
                 _("{name} rolls").format(name=self.state.name(self.player)), classes="section-title"
             )
             yield Static("", id="roll-dice")
+            # The keys come before the answer, so a small terminal never cuts them off.
+            yield Label("", id="roll-keys", classes="hint")
             yield Static("", id="roll-message", classes="message-line error")
             yield Static("", id="roll-check")
             yield Static("", id="roll-choices")
-            yield Label("", id="roll-keys", classes="hint")
 
     def on_mount(self) -> None:
+        self.say("")
         self.render_all()
 
     @property
@@ -140,7 +142,9 @@ class RollDialog(ModalScreen[RollResult | None]):
 
     def say(self, message: str) -> None:
         """A problem with what was typed, on the line under the dice (until the next key)."""
-        self.query_one("#roll-message", Static).update(message)
+        line = self.query_one("#roll-message", Static)
+        line.update(message)
+        line.display = bool(message)
 
     def render_all(self) -> None:
         held = self.state.seat(self.player).held
@@ -160,7 +164,7 @@ class RollDialog(ModalScreen[RollResult | None]):
         self.query_one("#roll-dice", Static).update(dice)
         check = self.check()
         self.query_one("#roll-check", Static).update(
-            check_lines(self.state, check, self.host.lang)
+            check_lines(self.state, check, self.host.lang, slots=self.stage == "dice")
             if check is not None
             else Text(_("Type 3 common dice, then 1 or 2 player dice."), style="dim")
         )
@@ -171,13 +175,14 @@ class RollDialog(ModalScreen[RollResult | None]):
                 + "\n",
                 style="bold yellow",
             )
-        for key, card, slot in self.choices():
+        for key, card, slot in self.choices():  # side by side, wrapped: a short dialog
             condition = self.state.card(card).slots[slot - 1]
             options.append(f"[{key}] ", style="bold")
             options.append(
                 f"{self.state.card(card).display_name(self.host.lang)} {slot} "
-                f"({condition_label(condition)})\n"
+                f"({condition_label(condition)})"
             )
+            options.append("   ")
         self.query_one("#roll-choices", Static).update(options)
         self.query_one("#roll-keys", Label).update(self.key_help(check))
 

@@ -152,9 +152,14 @@ def set_label(banner: Banner, lang: str) -> str:
     return banner.set_name.text(lang)
 
 
-def check_lines(state: CatBoxState, check: RollCheck, lang: str, envy: bool = True) -> Text:
+def check_lines(
+    state: CatBoxState, check: RollCheck, lang: str, envy: bool = True, slots: bool = True
+) -> Text:
     """The answer to a roll at once: bust or not, slots met, where a token may go, and
-    (unless ``envy`` is false: one was used this turn) the envy effects triggered."""
+    (unless ``envy`` is false: one was used this turn) the envy effects triggered.
+
+    ``slots=False`` leaves out the two slot lines where they are shown otherwise (the
+    cards' → and ✓ marks on the screen, the choice keys in the roll dialog)."""
     name = state.name(check.player)
     held = state.seat(check.player).held
     out = Text()
@@ -194,18 +199,9 @@ def check_lines(state: CatBoxState, check: RollCheck, lang: str, envy: bool = Tr
         )
     else:
         out.append(_("No bust."), style="bold green")
-    out.append("\n")
-    if check.met:
-        met = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.met)
-        out.append(_("The dice meet: {slots}").format(slots=met))
-    else:
-        out.append(_("The dice meet no slot."), style="dim")
-    out.append("\n")
-    if check.allowed:
-        allowed = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.allowed)
-        out.append(_("A token may go on: {slots}").format(slots=allowed), style="green")
-    elif check.may_place:
-        out.append(_("No slot takes a token now."), style="dim")
+    if slots:
+        out.append("\n")
+        out.append_text(_slot_lines(state, check, lang))
     for card_id in check.envy_cards if envy else ():
         card = state.card(card_id)
         out.append("\n")
@@ -217,6 +213,22 @@ def check_lines(state: CatBoxState, check: RollCheck, lang: str, envy: bool = Tr
             ),
             style="magenta",
         )
+    return out
+
+
+def _slot_lines(state: CatBoxState, check: RollCheck, lang: str) -> Text:
+    out = Text()
+    if check.met:
+        met = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.met)
+        out.append(_("The dice meet: {slots}").format(slots=met))
+    else:
+        out.append(_("The dice meet no slot."), style="dim")
+    out.append("\n")
+    if check.allowed:
+        allowed = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.allowed)
+        out.append(_("A token may go on: {slots}").format(slots=allowed), style="green")
+    elif check.may_place:
+        out.append(_("No slot takes a token now."), style="dim")
     return out
 
 

@@ -25,7 +25,7 @@ from concurrent.futures import Future
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -74,6 +74,9 @@ from companion.widgets.game_screen import GameScreen, store_problem
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog, seat_key
 
 DISPLAY = 4
+COMPACT_ROWS = 34
+"""Below this many rows the key hint folds away (the footer shows the keys) and the open
+roll leaves its envy texts to the roll dialog and to ``v``."""
 MAX_ADJUST = 50
 
 
@@ -143,6 +146,13 @@ class CatBoxScreen(GameScreen):
 
     # ------------------------------------------------------------------ rendering
 
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        compact = event.size.height < COMPACT_ROWS
+        if compact != self.has_class("compact"):
+            self.set_class(compact, "compact")
+            self.refresh_view()
+
     def refresh_view(self) -> None:
         view = self.view()
         state = self.box
@@ -191,7 +201,13 @@ class CatBoxScreen(GameScreen):
             )
         lines = [
             head,
-            check_lines(self.box, check, self.lang, envy=not view.roll.envy_used),
+            check_lines(
+                self.box,
+                check,
+                self.lang,
+                envy=not view.roll.envy_used and not self.has_class("compact"),
+                slots=False,
+            ),
             Text(_("p: place or settle · v: envy · m: manual"), style="dim"),
         ]
         roll.update(Text("\n").join(lines))
