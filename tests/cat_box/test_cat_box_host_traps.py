@@ -137,3 +137,24 @@ async def test_small_terminals_keep_the_keys_the_players_and_the_message(
         line = screen.query_one("#message-line").region
         assert line.height >= 1 and line.bottom <= height - 1  # above the footer
         assert line.right <= width
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_help_shows_the_keys_of_the_moment_and_the_rules(tmp_path: Path, lang: str) -> None:
+    from companion.widgets.help import HelpScreen
+
+    app = make_app(tmp_path / "cb.db", lang=lang, clock=ManualClock(), rng=random.Random(1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.start_session("cat-box", NAMES, {"start_player": "p1"})
+        await app.settle()
+        await pilot.press("p")  # nothing rolled yet: refused with the guide's reason
+        await pilot.pause()
+        said = str(app.screen.query_one("#message-line", Static).render())
+        assert ("roll first (r)" in said) if lang == "en" else ("请先投掷" in said)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        rules = str(help_screen.query_one("#help-rules", Static).render())
+        assert ("20 points win at once" in rules) if lang == "en" else ("20 分立即获胜" in rules)
