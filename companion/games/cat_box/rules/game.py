@@ -1,4 +1,4 @@
-"""The rules of 九张牌：喵喵开箱 as one pure ``apply`` (rules: docs/games/cat-box.md).
+"""The rules of 九张牌：喵喵开箱 as one pure ``apply`` (rules: docs/rules/cat-box.md).
 
 Decisions where the rules text is silent (each also in the docs):
 
