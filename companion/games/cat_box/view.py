@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.games.cat_box.rules import BIG_TOKEN, CatBoxState, Notice
+from companion.games.cat_box.rules import BIG_TOKEN, CatBoxState, Notice, RollCheck
 from companion.games.cat_box.rules.state import Status
 from companion.rules.base import Player, PlayerId
 
@@ -178,11 +178,17 @@ def token_view(players: Sequence[Player], pid: PlayerId) -> TokenView:
     return TokenView(seat, PALETTE[index], "black" if index in DARK_TEXT else "white")
 
 
-def card_view(state: CatBoxState, card_id: str, *, marks: bool = True) -> CardView:
-    """A displayed card with its tokens; with ``marks``, the open roll's check on it."""
+def card_view(
+    state: CatBoxState, card_id: str, *, marks: bool = True, check: RollCheck | None = None
+) -> CardView:
+    """A displayed card with its tokens; with ``marks``, the open roll's check on it
+    (``check``: the state's ``pending_check()`` when the caller has it already)."""
     card = state.card(card_id)
     shown = state.displayed(card_id)
-    check = state.pending_check() if marks else None
+    if marks and check is None:
+        check = state.pending_check()
+    elif not marks:
+        check = None
     heat: Heat = ""
     if check is not None and card_id in check.bust_cards:
         heat = "bust"
@@ -254,7 +260,8 @@ def table_view(state: CatBoxState, *, board: bool = False) -> TableView:
         set_name=Name(state.card_set.name, state.card_set.name_zh),
         default_set=state.card_set.default,
     )
-    cards = tuple(card_view(state, d.card, marks=not board) for d in state.display)
+    check = None if board else state.pending_check()  # once for the four cards
+    cards = tuple(card_view(state, d.card, marks=not board, check=check) for d in state.display)
     pending = state.pending
     roll = (
         RollView(
