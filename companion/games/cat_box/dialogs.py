@@ -213,8 +213,8 @@ class RollDialog(ModalScreen[RollResult | None]):
     # ------------------------------------------------------------------ keys
 
     def on_key(self, event: events.Key) -> None:
-        if event.key == "escape":
-            return  # the binding: cancel, or keep the committed roll open
+        if not (event.is_printable or event.key in ("enter", "backspace")):
+            return  # escape (cancel / keep the roll open), ctrl+q …: the bindings
         event.stop()
         event.prevent_default()
         if self.stage == "saving":
