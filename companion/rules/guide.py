@@ -116,6 +116,11 @@ class Guide(ABC, Generic[S]):
         """The player who started the game (for history and exports), if the game has one."""
         return None
 
+    def title(self, options: Mapping[str, Any]) -> str | None:
+        """A name the host gave this session's game (the score pad's "Carcassonne"),
+        shown in history and exports instead of the game's own name; None if none."""
+        return None
+
     def why_not(self, state: S, action_type: str) -> Say:
         """Why ``action_type`` is not allowed now (the screen shows it, never silence)."""
         return Say(N_("Not now. {prompt}"), {"prompt": self.prompt(state)})

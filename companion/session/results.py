@@ -99,6 +99,8 @@ class SessionResult:
     last_at: str | None
     players: tuple[PlayerResult, ...]
     outcome: Mapping[str, Any] | None
+    title: str | None = None
+    """The name the host gave the game played (the score pad's "Carcassonne"), if any."""
 
     @property
     def finished(self) -> bool:
@@ -175,6 +177,7 @@ def build_result(
     status: str,
     last_at: str | None,
     starter: Any,
+    options_json: str | None = None,
 ) -> SessionResult:
     """One result from a row of ``_SELECT`` (``starter``: the first action's start player)."""
     players = [(str(p["id"]), str(p["name"])) for p in json.loads(players_json)]
@@ -208,7 +211,17 @@ def build_result(
         last_at=last_at,
         players=results,
         outcome=outcome,
+        title=session_title(game, json.loads(options_json) if options_json else {}),
     )
+
+
+def session_title(game: str, options: Mapping[str, Any]) -> str | None:
+    """The host's name for the game played, from the game's guide (None if it has none)."""
+    try:
+        guide = find_game(game).guide
+    except RuleError:  # a game this version does not know
+        return None
+    return guide.title(options) if guide is not None and isinstance(options, Mapping) else None
 
 
 # --------------------------------------------------------------------------- queries
@@ -254,7 +267,8 @@ _SELECT = (
     "SELECT s.id, s.game, s.players, s.started_at, s.ended_at, s.outcome, s.status, "
     "(SELECT e.at FROM entries e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), "
     f"(SELECT {_STARTER} FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
-    "ORDER BY e.seq LIMIT 1) "
+    "ORDER BY e.seq LIMIT 1), "
+    "s.options "
     "FROM sessions s"
 )
 

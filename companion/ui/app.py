@@ -41,6 +41,16 @@ class CompanionApp(App[None]):
     TITLE = "Companion"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        # Declared here so that the footer's "palette" is translated (Textual adds an
+        # English one otherwise).
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            N_("Commands"),
+            show=False,
+            priority=True,
+            tooltip=N_("Open the command palette"),
+        ),
     ]
 
     def __init__(
@@ -60,6 +70,27 @@ class CompanionApp(App[None]):
     # ------------------------------------------------------------------ services
 
     # ------------------------------------------------------------------ Textual, translated
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: Any = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """On a game screen every notice goes to its message line, not a toast: a toast
+        over the log panel's border drops double-width characters (Textual #6357) and
+        vanishes before a busy host reads it. Other screens keep Textual's toasts."""
+        from companion.widgets.game_screen import GameScreen
+
+        screen = self.screen if self._driver is not None else None
+        if isinstance(screen, GameScreen) and screen.is_mounted:
+            text = f"{title}: {message}" if title else message
+            screen.say(text, error=severity == "error")
+            return
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     KEY_NAMES: ClassVar[dict[str, str]] = {
         "space": N_("space"),

@@ -184,7 +184,7 @@ class HistoryScreen(Screen[None]):
     def _row(self, res: SessionResult) -> tuple[Any, ...]:
         return (
             when(res.started_at),
-            game_name(res.game, self.lang),
+            game_name(res.game, self.lang, res.title),
             ", ".join(p.name for p in res.players),
             winners_text(res),
             scores_text(res),

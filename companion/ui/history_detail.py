@@ -110,7 +110,7 @@ class SessionDetailScreen(Screen[None]):
         d = self.detail
         res = d.result
         text = Text()
-        text.append(game_name(res.game, self.lang), style="bold")
+        text.append(game_name(res.game, self.lang, res.title), style="bold")
         text.append(f"   {when(res.started_at)}   ")
         text.append(_("Duration: {d}").format(d=duration(res.duration_s)))
         text.append("   ")

@@ -33,10 +33,13 @@ PROGRESS_WORDS: Mapping[str, str] = {
 _PROGRESS = re.compile(r"^([A-Za-z]+) (\d+)$")
 
 
-def game_name(game_id: str, lang: str) -> str:
+def game_name(game_id: str, lang: str, title: str | None = None) -> str:
+    """The game's name in ``lang``, or the host's own name for it (``title``)."""
+    if title:
+        return title
     try:
         return find_game(game_id).name(lang)
-    except RuleError:  # a game this version does not know: show its id
+    except RuleError:  # a game from a newer version: show its id
         return game_id
 
 

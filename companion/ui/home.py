@@ -15,7 +15,9 @@ from textual.widgets.option_list import Option
 
 from companion.games import GAMES, find_game
 from companion.i18n import N_, _
+from companion.session.results import session_title
 from companion.session.store import SessionRow, StoreError
+from companion.ui.history_format import game_name
 from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog
 from companion.widgets.translate import translate_bindings
 
@@ -36,13 +38,6 @@ def winner_names(row: SessionRow) -> str:
     return ", ".join(p.name for p in row.players if p.id in ids)
 
 
-def game_name(game_id: str, lang: str) -> str:
-    try:
-        return find_game(game_id).name(lang)
-    except Exception:  # a game from a newer version: show its id
-        return game_id
-
-
 def short_time(iso: str) -> str:
     return iso[:16].replace("T", " ")
 
@@ -55,6 +50,7 @@ class HomeScreen(Screen[None]):
         Binding("r", "resume", N_("Resume")),
         Binding("a", "abandon", N_("Abandon")),
         Binding("h", "history", N_("History")),
+        Binding("p", "play_again", N_("Same table again")),
     ]
 
     def __init__(self) -> None:
@@ -113,7 +109,7 @@ class HomeScreen(Screen[None]):
         for row in store.sessions(status="active"):
             unfinished.add_row(
                 short_time(row.started_at),
-                game_name(row.game, lang),
+                game_name(row.game, lang, session_title(row.game, row.options)),
                 player_names(row),
                 str(store.last_seq(row.id)),
                 key=row.id,
@@ -126,7 +122,7 @@ class HomeScreen(Screen[None]):
             winners = winner_names(row) if row.status == "finished" else _("abandoned")
             past.add_row(
                 short_time(row.started_at),
-                game_name(row.game, lang),
+                game_name(row.game, lang, session_title(row.game, row.options)),
                 player_names(row),
                 winners,
                 key=row.id,
@@ -159,6 +155,33 @@ class HomeScreen(Screen[None]):
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         return str(key.value) if key.value else None
+
+    def _selected_session(self) -> str | None:
+        """The highlighted row of the session table that has focus (else unfinished)."""
+        focused = self.focused
+        table_id = "#past" if isinstance(focused, DataTable) and focused.id == "past" else None
+        table = self.query_one(table_id or "#unfinished", DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        return str(key.value) if key.value else None
+
+    def action_play_again(self) -> None:
+        """A new session of the same game with the same seats and options (a rematch)."""
+        from companion.ui.new_session import NewSessionScreen, Seat
+
+        sid = self._selected_session()
+        if sid is None:
+            self.notify(_("Pick a session in one of the tables first."), severity="warning")
+            return
+        row = self.companion.store.session(sid)
+        try:
+            info = find_game(row.game)
+        except Exception:  # a game this version does not know
+            self.notify(_("This game is not known to this version."), severity="error")
+            return
+        seats = [Seat(p.name, p.colour, p.birth_date) for p in row.players]
+        self.app.push_screen(NewSessionScreen(info, seats, row.options))
 
     def action_resume(self) -> None:
         sid = self._selected_unfinished()
@@ -209,7 +232,9 @@ class ResumeDialog(ChoiceDialog):
         choices = [
             (
                 row.id,
-                f"{short_time(row.started_at)}  {game_name(row.game, lang)}  ({player_names(row)})",
+                f"{short_time(row.started_at)}  "
+                f"{game_name(row.game, lang, session_title(row.game, row.options))}  "
+                f"({player_names(row)})",
             )
             for row in sessions
         ]

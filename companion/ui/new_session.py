@@ -7,6 +7,7 @@ setup shows the rules' message and creates nothing.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -176,11 +177,18 @@ class NewSessionScreen(Screen[None]):
         Binding("escape", "cancel", N_("Back")),
     ]
 
-    def __init__(self, info: GameInfo) -> None:
+    def __init__(
+        self,
+        info: GameInfo,
+        seats: Sequence[Seat] = (),
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``seats`` and ``options`` prefill the form ("same table again")."""
         super().__init__()
         self.info = info
         self.game = info.load()
-        self.seats: list[Seat] = []
+        self.seats: list[Seat] = list(seats)
+        self.preset = dict(options or {})
         translate_bindings(self)
 
     @property
@@ -213,20 +221,19 @@ class NewSessionScreen(Screen[None]):
 
     def _option_widget(self, spec: OptionSpec) -> Switch | Input | Select[str]:
         wid = f"opt-{spec.name}"
+        value = self.preset.get(spec.name, spec.default)
         if spec.kind is bool:
-            return Switch(bool(spec.default), id=wid)
+            return Switch(bool(value), id=wid)
         if spec.kind is int:
-            return Input(
-                str(spec.default if spec.default is not None else ""), id=wid, type="integer"
-            )
+            return Input(str(value if value is not None else ""), id=wid, type="integer")
         if spec.choices:
             return Select(
                 [(_(c), c) for c in spec.choices],
-                value=str(spec.default),
+                value=str(value) if value in spec.choices else str(spec.default),
                 allow_blank=False,
                 id=wid,
             )
-        return Input(str(spec.default or ""), id=wid)
+        return Input(str(value or ""), id=wid)
 
     def on_mount(self) -> None:
         self.sub_title = _("New session") + " · " + self.info.name(self.companion.lang)
@@ -240,6 +247,7 @@ class NewSessionScreen(Screen[None]):
         self.query_one("#roster-empty", Label).display = roster.option_count == 0
         if roster.option_count:
             roster.highlighted = 0
+        self.render_seats()
         self.query_one("#new-name", Input).focus()
 
     # ------------------------------------------------------------------ seats

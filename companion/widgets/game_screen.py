@@ -31,7 +31,7 @@ from textual import events
 from textual.actions import parse as parse_action_text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
@@ -101,7 +101,10 @@ class GameScreen(Screen[None]):
             with Vertical(id="game-body"):
                 yield Static("", id="outcome-banner", classes="banner hidden")
                 yield Static("", id="guide-prompt", classes="guide-prompt")
-                yield from self.compose_game()
+                # The game's own widgets scroll in their own box: the message line below
+                # is never laid over them (an overlay crossing a border drops CJK, #6357).
+                with VerticalScroll(id="game-view", can_focus=False):
+                    yield from self.compose_game()
                 yield Static("", id="message-line", classes="message-line")
             yield LogPanel(self.session, id="log")
         yield Footer()

@@ -170,3 +170,19 @@ def test_rule_errors_render_translated_templates():
     with pytest.raises(IllegalActionError) as info:
         GAME.apply(start(), CloseRound())
     assert info.value.render(catalog("zh").gettext) == "第 1 轮还没有记分。"
+
+
+def test_a_named_score_pad_is_called_by_its_name_in_history(tmp_path) -> None:
+    from companion.session.live import LiveSession
+    from companion.session.results import query_results, session_title
+    from companion.session.store import Store
+
+    store = Store.open(tmp_path / "db.sqlite3")
+    players = seat_players(["Ann", "Bo"])
+    LiveSession.start(store, "scorepad", players, {"game_name": "Carcassonne"})
+    LiveSession.start(store, "scorepad", players, {})
+    titles = sorted(str(r.title) for r in query_results(store))
+    assert titles == ["Carcassonne", "None"]
+    assert session_title("scorepad", {"game_name": "  "}) is None
+    with pytest.raises(SetupError):
+        find_game("pad").rules.setup(players, {"game_name": "x" * 61})

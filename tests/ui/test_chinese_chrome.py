@@ -18,6 +18,13 @@ async def test_palette_and_key_names_speak_chinese(tmp_path: Path) -> None:
         assert "截图" in titles and "退出" in titles
         assert all(not t.isascii() for t in titles)
         assert app.get_key_display(Binding("space", "x", "y")) == "空格"
+        palette = [
+            b
+            for bs in app._bindings.key_to_bindings.values()
+            for b in bs
+            if b.action == "command_palette"
+        ]
+        assert [b.description for b in palette] == ["命令"]
 
 
 async def test_a_screenshot_without_a_downloads_folder_is_saved_and_named(

@@ -117,3 +117,24 @@ async def test_n_on_home_opens_the_new_session_form(tmp_path: Path) -> None:
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NewSessionScreen)
+
+
+async def test_same_table_again_prefills_seats_and_options(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    app = make_app(db, lang="en", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.start_session("scorepad", ["Ann", "Bo", "Cy"], {"target": 50, "highest_wins": False})
+        await pilot.pause()
+        await pilot.press("escape")  # home; the session stays unfinished
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewSessionScreen)
+        assert [s.name for s in form.seats] == ["Ann", "Bo", "Cy"]
+        assert form.read_options() == {"target": 50, "highest_wins": False, "game_name": ""}
+        assert form.query_one(SeatTable).row_count == 3
+        await pilot.press("ctrl+s")
+        await app.settle()
+        assert len(app.store.sessions()) == 2

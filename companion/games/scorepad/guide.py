@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.games.scorepad.rules import CloseRound, EndGame, Score, ScorepadState
 from companion.rules.base import N_, Action
 from companion.rules.guide import Guide, Say, say
@@ -20,6 +23,10 @@ class ScorepadGuide(Guide[ScorepadState]):
         "reached the target, so everyone has the same number of turns. The host can end "
         "the game at any time. Highest (or lowest) total wins; equal totals share the win."
     )
+
+    def title(self, options: Mapping[str, Any]) -> str | None:
+        name = str(options.get("game_name") or "").strip()
+        return name or None
 
     def phase(self, state: ScorepadState) -> str:
         if state.ended is not None:

@@ -29,6 +29,7 @@ from companion.rules.base import (
     Outcome,
     Player,
     PlayerId,
+    SetupError,
     action_types_of,
     check_player_count,
     player_by_id,
@@ -48,6 +49,7 @@ class Termination(BaseTermination):
 MIN_PLAYERS = 1
 MAX_PLAYERS = 12
 MAX_ABS_POINTS = 1_000_000
+MAX_GAME_NAME = 60
 
 
 @dataclass(frozen=True)
@@ -123,12 +125,20 @@ class Scorepad(Game[ScorepadState]):
             minimum=0,
             maximum=MAX_ABS_POINTS,
         ),
+        OptionSpec(
+            "game_name",
+            N_("Name of the game played (shown in history and exports)"),
+            str,
+            "",
+        ),
     )
     action_types = action_types_of(Score, CloseRound, EndGame)
 
     def setup(self, players: Sequence[Player], options: Mapping[str, Any]) -> ScorepadState:
         check_player_count(players, MIN_PLAYERS, MAX_PLAYERS)
         opts = self.check_options(options)
+        if len(str(opts.get("game_name") or "")) > MAX_GAME_NAME:
+            raise SetupError(N_("A game name has at most {n} characters."), n=MAX_GAME_NAME)
         target = int(opts["target"]) or None
         return ScorepadState(
             players=tuple(players),

@@ -1,0 +1,53 @@
+"""Snapshot tests of every game's main screen at 80x24 and 160x48, in both languages.
+
+The pictures (SVG, in ``__snapshots__/``) were looked at by a person when accepted
+(``pytest tests/ui/test_snapshots.py --snapshot-update``); a change to a screen shows
+as a failing test with a side-by-side report (``snapshot_report.html``).
+Time is frozen: the header clock shows 20:00:00, the session clock is a manual one
+and the dice are a seeded ``Random``, so a picture changes only when the screen does.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from textual.widgets._header import HeaderClock
+
+from companion.games import GAMES
+from companion.i18n import set_language
+from companion.session.clock import ManualClock
+from companion.ui.app import make_app
+
+NAMES = ["大伟", "Ann", "小明", "Bo", "美美", "Cy"]
+SIZES = [(80, 24), (160, 48)]
+
+
+def _first_count(info) -> int:  # type: ignore[no-untyped-def]
+    """The smallest table the game takes with a typical count (score pad: three)."""
+    return max(info.rules.min_players, 3 if info.id == "scorepad" else 4)
+
+
+@pytest.fixture(autouse=True)
+def frozen_header_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(HeaderClock, "render", lambda self: "20:00:00")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("info", GAMES, ids=lambda g: g.id)
+def test_game_screen(snap_compare, tmp_path: Path, info, size, lang) -> None:  # type: ignore[no-untyped-def]
+    app = make_app(tmp_path / "db.sqlite3", lang=lang, clock=ManualClock(), rng=random.Random(7))
+
+    async def start(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.pause()
+        app.start_session(info.id, NAMES[: _first_count(info)], {})
+        await pilot.pause()
+        app.screen.sub_title = info.name(lang)  # the session id is random
+        await pilot.pause()
+
+    try:
+        assert snap_compare(app, terminal_size=size, run_before=start)
+    finally:
+        set_language("en")
