@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from cat_box_helpers import card, card_set, dealt, play, with_tokens
 
+from companion.games.cat_box.manual import parse_dice
 from companion.games.cat_box.render import (
     card_panel,
     check_lines,
@@ -13,7 +14,6 @@ from companion.games.cat_box.render import (
     pieces_text,
 )
 from companion.games.cat_box.rules import AdjustTokens, Retire, Roll
-from companion.games.cat_box.screen import parse_dice
 from companion.games.cat_box.view import card_view, player_rows
 from companion.i18n import set_language
 

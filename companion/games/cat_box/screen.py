@@ -32,7 +32,8 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Static
 
 from companion.games.cat_box import prepare
-from companion.games.cat_box.dialogs import CHOICE_KEYS, RollDialog, RollResult
+from companion.games.cat_box.dialogs import RollDialog, RollResult
+from companion.games.cat_box.manual import ask_manual_change
 from companion.games.cat_box.render import (
     DIE_FACES,
     MARKER,
@@ -64,20 +65,13 @@ from companion.games.cat_box.view import TableView, table_view
 from companion.i18n import N_, _
 from companion.rules.base import RuleError
 from companion.session.live import Change
-from companion.widgets.dialogs import (
-    NumberDialog,
-    PromptDialog,
-    ReasonDialog,
-    parse_whole_number,
-)
 from companion.widgets.game_screen import GameScreen, store_problem
-from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog, seat_key
+from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 
 DISPLAY = 4
 COMPACT_ROWS = 34
 """Below this many rows the key hint folds away (the footer shows the keys) and the open
 roll leaves its envy texts to the roll dialog and to ``v``."""
-MAX_ADJUST = 50
 
 
 class CatBoxScreen(GameScreen):
@@ -329,92 +323,9 @@ class CatBoxScreen(GameScreen):
 
     @work
     async def action_manual(self) -> None:
-        allowed = self.allowed() or frozenset()
-        choices = [KeyChoice("t", "tokens", _("A player gains or returns owned tokens"))]
-        if RemoveToken.type in allowed:
-            choices.append(KeyChoice("x", "remove", _("Take a token off a card")))
-        if SetDice.type in allowed:
-            choices.insert(0, KeyChoice("d", "dice", _("Change the dice of the open roll")))
-        what = await self.ask(KeyChoiceDialog(_("Manual change (an envy effect, a fix)"), choices))
-        if what == "dice":
-            await self._manual_dice()
-            return
-        if what is None:
-            return
-        players = [
-            KeyChoice(seat_key(i), p.id, p.name) for i, p in enumerate(self.box.players, start=1)
-        ]
-        pid = await self.ask(KeyChoiceDialog(_("Which player?"), players))
-        if pid is None:
-            return
-        if what == "tokens":
-            await self._manual_tokens(pid)
-        else:
-            await self._manual_remove(pid)
-
-    async def _reason(self) -> str | None:
-        reason = await self.ask(ReasonDialog(_("Reason (kept in the log)")))
-        return reason.strip() if reason and reason.strip() else None
-
-    async def _manual_dice(self) -> None:
-        pending = self.box.pending
-        if pending is None:
-            return
-
-        def check(text: str) -> str | None:
-            if parse_dice(text):
-                return None
-            return _("Write 3 common dice, a space, then the player dice: e.g. 245 63.")
-
-        value = f"{''.join(map(str, pending.common))} {''.join(map(str, pending.rolled))}"
-        prompt = _("New dice: 3 common, a space, the player dice")
-        text: str | None = await self.ask(PromptDialog(prompt, value=value, check=check))
-        dice = parse_dice(text or "")
-        reason = await self._reason() if dice is not None else None
-        if dice is not None and reason is not None:
-            self.submit(SetDice(pending.player, dice[0], dice[1], reason))
-
-    async def _manual_tokens(self, pid: str) -> None:
-        prompt = _("Tokens {name} gains (negative: returns)").format(name=self.box.name(pid))
-        text = await self.ask(NumberDialog(prompt, -MAX_ADJUST, MAX_ADJUST, placeholder="+1"))
-        reason = await self._reason() if text is not None else None
-        if text is not None and reason is not None:
-            self.submit(AdjustTokens(pid, parse_whole_number(text), reason))
-
-    async def _manual_remove(self, pid: str) -> None:
-        state = self.box
-        spots = [
-            (d.card, n)
-            for d in state.display
-            for n, holders in enumerate(d.tokens, start=1)
-            if pid in holders
-        ]
-        if not spots:
-            self.say(_("{name} has no token on a card.").format(name=state.name(pid)), error=True)
-            return
-        choices = [
-            KeyChoice(key, f"{card}|{slot}", f"{state.card(card).display_name(self.lang)} {slot}")
-            for key, (card, slot) in zip(CHOICE_KEYS, spots, strict=False)
-        ]
-        spot = await self.ask(KeyChoiceDialog(_("Which token?"), choices))
-        reason = await self._reason() if spot else None
-        if spot and reason is not None:
-            card, slot = spot.split("|")
-            self.submit(RemoveToken(pid, card, int(slot), reason))
-
-
-def parse_dice(text: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """``"245 63"`` → ((2, 4, 5), (6, 3)); None unless 3 common and 1–6 player dice."""
-    parts = text.replace(",", " ").replace("/", " ").split()
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        return None
-    common = tuple(int(c) for c in parts[0])
-    dice = tuple(int(c) for c in parts[1])
-    if len(common) != 3 or not 1 <= len(dice) <= 6:
-        return None
-    if not all(1 <= d <= 6 for d in (*common, *dice)):
-        return None
-    return common, dice
+        action = await ask_manual_change(self)
+        if action is not None:
+            self.submit(action)
 
 
 SCREEN = CatBoxScreen
