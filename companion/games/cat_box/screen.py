@@ -19,7 +19,6 @@ Design decisions:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from typing import ClassVar
@@ -113,10 +112,6 @@ class CatBoxScreen(GameScreen):
     @property
     def lang(self) -> str:
         return self.companion.lang
-
-    @property
-    def rng(self) -> random.Random:
-        return self.session.rng
 
     def view(self) -> TableView:
         """What this screen shows (the board shows the same, without the roll marks)."""
@@ -232,7 +227,7 @@ class CatBoxScreen(GameScreen):
         return pid
 
     def action_deal(self) -> None:
-        players, options, rng = self.session.players, self.session.options, self.rng
+        players, options, rng = self.session.players, self.session.options, self.session.rng
         # Read the card file and shuffle on the writer thread: the deal is made and
         # committed together, off the UI thread.
         self.submit(lambda: prepare.deal_for(players, options, rng))
@@ -250,7 +245,7 @@ class CatBoxScreen(GameScreen):
         self, typed: Roll, player_dice: int, then: Callable[[str | None], None]
     ) -> None:
         """Commit the roll now (the dialog stays open); ``then(error or None)`` after."""
-        state, rng = self.box, self.rng
+        state, rng = self.box, self.session.rng
 
         def make() -> Roll:
             if not player_dice:
