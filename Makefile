@@ -1,33 +1,58 @@
 # The two commands of the README: `make run` and `make test`. Both set up .venv first.
+# Neither stops for a missing ALSA header or compiler: sound then plays through
+# miniaudio (self-contained wheels); the simpleaudio player (the `simpleaudio` extra,
+# a C extension) is added only when it can be built here.
 PYTHON ?= python3
-VENV   := .venv
+VENV   ?= .venv
 BIN    := $(VENV)/bin
-ALSA_HEADER := /usr/include/alsa/asoundlib.h
-ALSA_HINT   := sudo apt-get install -y libasound2-dev
+CC     ?= cc
+ALSA_HEADER ?= /usr/include/alsa/asoundlib.h
+ALSA_HINT   := sudo apt-get install -y libasound2-dev gcc python3-dev
+PYTHON_HEADER ?= $(shell $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['include'])" 2>/dev/null)/Python.h
 
-.PHONY: run test lint check-alsa clean sounds i18n i18n-missing
+# "simpleaudio" when its build can succeed (ALSA header, Python header, C compiler), else "miniaudio".
+PLAYER := $(if $(and $(wildcard $(ALSA_HEADER)),$(wildcard $(PYTHON_HEADER)),$(shell command -v $(CC) 2>/dev/null)),simpleaudio,miniaudio)
+comma  := ,
+EXTRAS := $(if $(filter simpleaudio,$(PLAYER)),simpleaudio)
 
-check-alsa:
-	@if [ ! -f $(ALSA_HEADER) ]; then \
-	  echo ""; \
-	  echo "The ALSA headers that simpleaudio builds against are missing."; \
-	  echo "Install them, then run make again:"; \
+.PHONY: run test lint audio-player clean sounds i18n i18n-missing
+
+# Says which player this machine gets; never fails.
+audio-player:
+	@if [ "$(PLAYER)" = simpleaudio ]; then \
+	  echo "Sound: the simpleaudio player is built (ALSA headers and a C compiler found)."; \
+	else \
+	  echo "Sound: plays through miniaudio. The simpleaudio player is not built: it needs"; \
+	  echo "the ALSA headers ($(ALSA_HEADER)), the Python headers and a C compiler. Optional:"; \
 	  echo ""; \
 	  echo "    $(ALSA_HINT)"; \
 	  echo ""; \
-	  exit 1; \
 	fi
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | check-alsa $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# The stamp names the player, so installing the headers later adds simpleaudio on the next make.
+$(VENV)/.player-$(PLAYER): | $(BIN)/python
+	rm -f $(VENV)/.player-*
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | check-alsa $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# pip install -e with the extras $(1) plus simpleaudio when it can be built. If that
+# build fails anyway, install without it and say so: never stop here.
+spec = .$(if $(strip $(1) $(EXTRAS)),[$(subst $(eval) ,$(comma),$(strip $(1) $(EXTRAS)))])
+define pip_install
+	$(if $(EXTRAS),$(BIN)/python -m pip install --quiet -e '$(call spec,$(1))' || { \
+	  echo "Sound: building simpleaudio failed; installing without it (miniaudio plays)."; \
+	  $(BIN)/python -m pip install --quiet -e '.$(if $(1),[$(1)])'; },$(BIN)/python -m pip install --quiet -e '.$(if $(1),[$(1)])')
+endef
+
+$(VENV)/.installed: pyproject.toml $(VENV)/.player-$(PLAYER) | audio-player $(BIN)/python
+	$(call pip_install,)
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml $(VENV)/.player-$(PLAYER) | audio-player $(BIN)/python
+	$(call pip_install,dev)
 	touch $@
 
 devices/tadaa-box/tests/node_modules: devices/tadaa-box/tests/package.json
@@ -39,6 +64,7 @@ run: $(VENV)/.installed
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

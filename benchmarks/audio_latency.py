@@ -1,21 +1,26 @@
 """Measure what the Meeple Circus timer depends on, through a real audio server.
 
-    benchmarks/audio_latency.py            # tones, the cues and one full track (~3 min)
-    benchmarks/audio_latency.py --quick    # without the full track (~40 s)
+    benchmarks/audio_latency.py            # both players: tones, cues, full tracks (~10 min)
+    benchmarks/audio_latency.py --quick    # without the full tracks (~2 min)
+    benchmarks/audio_latency.py --backends miniaudio
+    benchmarks/audio_latency.py --decode-only   # how long choosing and decoding a song take
 
 It starts a private PulseAudio with a null sink, routes ALSA's ``default`` into
-it (``pcm.!default { type pulse }`` in a temporary asoundrc), plays through the
-companion's own ``simpleaudio`` backend and records the sink's monitor with
-``parec``. From the recording:
+it (``pcm.!default { type pulse }`` in a temporary asoundrc), plays through each of
+the companion's own players (``simpleaudio`` and ``miniaudio``, side by side in one
+run, same server) and records the sink's monitor with ``parec``. From the recording:
 
 * **start delay**: from the return of ``play()`` (when the countdown starts) to
   the first audible sample;
-* **audible length** against the WAV's length (the countdown's length);
+* **audible length** against the WAV's length (the countdown's length), and the
+  **played length of an MP3** against its decoded length (what the countdown uses);
 * **stop to silence**: from ``stop()`` to the last audible sample, and how long
   ``stop()`` and ``play()`` hold the caller (the UI thread).
 
 Needs (it installs nothing itself), on Debian/Ubuntu:
-``apt-get install -y pulseaudio pulseaudio-utils libasound2-plugins``.
+``apt-get install -y pulseaudio pulseaudio-utils libasound2-plugins lame`` (``lame``
+for the MP3 runs; they are left out without it), and the ``companion[simpleaudio]``
+extra for the simpleaudio column.
 
 Timing: ``parec`` runs with ``--latency-msec=5``; each chunk it delivers is stamped
 with ``time.monotonic_ns()`` when read, and sample n is placed at
@@ -39,6 +44,7 @@ import time
 import wave
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -204,9 +210,29 @@ def tone_wav(path: Path, seconds: float, hz: float = 1000.0) -> Path:
 
 
 def read_mono(path: Path) -> np.ndarray:
-    with wave.open(str(path)) as w:
-        assert w.getframerate() == RATE and w.getnchannels() == 1, "use 22.05 kHz mono WAVs"
-        return np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float64)
+    """The decoded samples of a 22.05 kHz mono file (WAV or MP3): what the players get."""
+    from companion.audio.decode import decode_music
+
+    pcm = decode_music(path)
+    assert pcm.sample_rate == RATE and pcm.channels == 1, "use 22.05 kHz mono files"
+    return np.frombuffer(pcm.frames, "<i2").astype(np.float64)
+
+
+def mp3_excerpt(track: Path, seconds: float, out: Path) -> Path | None:
+    """The first ``seconds`` of ``track`` (with a 1 s fade-out) encoded by lame, or None."""
+    if shutil.which("lame") is None:
+        return None
+    with wave.open(str(track)) as w:
+        x = np.frombuffer(w.readframes(int(seconds * RATE)), "<i2").astype(np.float64)
+    x[-RATE:] *= np.linspace(1.0, 0.0, RATE)
+    wav = out.with_suffix(".wav")
+    with wave.open(str(wav), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(np.round(x).astype("<i2").tobytes())
+    subprocess.run(["lame", "--quiet", "-b", "128", str(wav), str(out)], check=True)
+    return out
 
 
 def source_span(path: Path) -> float:
@@ -262,11 +288,8 @@ class Run:
 
 
 def measure(
-    backend: object, rec: Recorder, path: Path, label: str, stop_after: float | None = None
+    backend: Any, rec: Recorder, path: Path, label: str, stop_after: float | None = None
 ) -> Run:
-    from companion.audio.backend import SimpleaudioBackend
-
-    assert isinstance(backend, SimpleaudioBackend)
     mark = len(rec.snapshot())
     t_call = time.monotonic()
     backend.play(path)
@@ -318,11 +341,135 @@ def fmt(values: list[float], unit: str = "ms") -> str:
     )
 
 
+def suite(backend: Any, rec: Recorder, tmp: Path, args: argparse.Namespace) -> list[Run]:
+    from companion.audio.tracks import cue, tracks_for_act
+
+    tone2 = tone_wav(tmp / "tone2.wav", 2.0)
+    tone10 = tone_wav(tmp / "tone10.wav", 10.0)
+    runs: list[Run] = [measure(backend, rec, tone2, "first 2 s tone")]
+    for i in range(args.repeat):
+        runs.append(measure(backend, rec, tone2, f"2 s tone #{i + 1}"))
+    for i in range(args.repeat):
+        runs.append(measure(backend, rec, tone10, f"stop at 2 s #{i + 1}", stop_after=2.0))
+    for name in ("tadaa", "start"):
+        runs.append(measure(backend, rec, cue(name), f"cue {name}"))
+    track = tracks_for_act(1)[0]
+    excerpt = mp3_excerpt(track.path, 15.0, tmp / "excerpt.mp3")
+    if excerpt is not None:
+        runs.append(measure(backend, rec, excerpt, "mp3, 15 s excerpt"))
+    if not args.quick:
+        runs.append(measure(backend, rec, track.path, f"track {track.id}"))
+        full = mp3_excerpt(track.path, track.duration_s, tmp / "full.mp3")
+        if full is not None:
+            runs.append(measure(backend, rec, full, f"mp3 of {track.id}"))
+    return runs
+
+
+def report(name: str, runs: list[Run]) -> dict[str, str]:
+    """Print one player's table; return its summary lines for the side-by-side table."""
+    print()
+    print(f"== {name}")
+    print(
+        f"{'run':<24}{'play()':>9}{'start':>9}{'audible':>10}{'source':>9}"
+        f"{'stop()':>9}{'->silent':>10}{'->!playing':>12}"
+    )
+
+    def opt(v: float | None, f: str = "{:.1f}") -> str:
+        return f.format(v) if v is not None else "-"
+
+    for r in runs:
+        print(
+            f"{r.label:<24}{r.play_call_ms:>9.1f}{r.start_delay_ms:>9.1f}"
+            f"{opt(r.audible_s, '{:.3f}'):>10}{opt(r.expected_s, '{:.3f}'):>9}"
+            f"{opt(r.stop_call_ms):>9}{opt(r.stop_to_silence_ms):>10}"
+            f"{opt(r.stop_to_not_playing_ms):>12}"
+        )
+    warm = runs[1:]
+    stops = [r for r in runs if r.stop_to_silence_ms is not None]
+    tones = [
+        (r.audible_s - r.expected_s) * 1000
+        for r in warm
+        if r.label.startswith("2 s tone") and r.audible_s is not None and r.expected_s
+    ]
+    summary = {
+        "start delay after play() (warm)": fmt([r.start_delay_ms for r in warm]),
+        "start delay, first stream": fmt([runs[0].start_delay_ms]),
+        "play() holds the caller": fmt([r.play_call_ms for r in warm]),
+        "2 s tone: audible minus WAV length": fmt(tones),
+        "stop() holds the caller": fmt([r.stop_call_ms or 0.0 for r in stops]),
+        "stop() to silence": fmt([r.stop_to_silence_ms or 0.0 for r in stops]),
+        "stop() to is_playing() False": fmt([r.stop_to_not_playing_ms or 0.0 for r in stops]),
+        "tone level against the WAV": fmt(
+            [r.level_db for r in runs if r.level_db is not None], "dB"
+        ),
+    }
+    for r in runs:
+        if r.end_diff_ms is not None and r.audible_s is not None and r.expected_s is not None:
+            summary[f"{r.label}: played vs decoded, anchored"] = (
+                f"{r.audible_s:.3f} s vs {r.expected_s:.3f} s "
+                f"({(r.audible_s - r.expected_s) * RATE:+.0f} samples); "
+                f"end {r.end_diff_ms:+.1f} ms"
+            )
+    for key, value in summary.items():
+        print(f"{key}: {value}")
+    return summary
+
+
+def decode_times(tmp: Path) -> None:
+    """How long choosing (header/frame count) and decoding a 2-minute song take, uncached."""
+    from companion.audio import decode
+    from companion.audio.tracks import tracks_for_act
+
+    track = tracks_for_act(1)[0]
+    files = {"wav": track.path}
+    for fmt, cmd in (
+        ("mp3", ["lame", "--quiet", "-b", "128"]),
+        ("flac", ["flac", "--silent", "--force", "-o"]),
+        ("ogg", ["oggenc", "--quiet", "-o"]),
+    ):
+        out = tmp / f"song.{fmt}"
+        if shutil.which(cmd[0]) is None:
+            continue
+        args = (
+            [*cmd, str(track.path), str(out)] if fmt == "mp3" else [*cmd, str(out), str(track.path)]
+        )
+        subprocess.run(args, check=True)
+        files[fmt] = out
+    for fmt, path in files.items():
+        info_ms, decode_ms = [], []
+        for _ in range(5):
+            decode._cache.clear()
+            t0 = time.perf_counter()
+            decode.read_music_info(path)
+            t1 = time.perf_counter()
+            decode.decode_music(path)
+            t2 = time.perf_counter()
+            info_ms.append((t1 - t0) * 1000)
+            decode_ms.append((t2 - t1) * 1000)
+        print(
+            f"{fmt:>4} {track.duration_s:.0f} s song: read_music_info {fmt_short(info_ms)}, "
+            f"decode_music {fmt_short(decode_ms)}"
+        )
+
+
+def fmt_short(values: list[float]) -> str:
+    return f"median {statistics.median(values):.1f} ms (max {max(values):.1f})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="skip the full 2-minute track")
+    parser.add_argument("--quick", action="store_true", help="skip the full 2-minute tracks")
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement")
+    parser.add_argument(
+        "--backends", default="simpleaudio,miniaudio", help="players to measure, in order"
+    )
+    parser.add_argument("--decode-only", action="store_true", help="only the decode times")
     args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="audio-decode-") as tmpdir:
+        decode_times(Path(tmpdir))
+    if args.decode_only:
+        return 0
 
     missing = missing_tools()
     if missing:
@@ -332,6 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
 
+    results: dict[str, dict[str, str]] = {}
     with tempfile.TemporaryDirectory(prefix="audio-bench-") as tmpdir:
         tmp = Path(tmpdir)
         pulse = Pulse(tmp)
@@ -341,33 +489,24 @@ def main(argv: list[str] | None = None) -> int:
             # ALSA reads its configuration at the first open: set the env first.
             os.environ.update(pulse.env)
             from companion.audio.backend import open_backend
-            from companion.audio.tracks import cue, tracks_for_act
 
             rec = Recorder(pulse.env)
             rec.wait_samples(RATE // 2)
-            t = time.monotonic()
-            backend = open_backend()
-            open_ms = (time.monotonic() - t) * 1000
-            if not backend.available:
-                print(f"backend is silent: {backend.reason}", file=sys.stderr)
-                return 1
-            print(
-                f"open_backend(): {backend.name}, {open_ms:.0f} ms (includes the probe); "
-                f"its latency estimate: {(backend.latency_s or 0) * 1000:.0f} ms"
-            )
-
-            tone2 = tone_wav(tmp / "tone2.wav", 2.0)
-            tone10 = tone_wav(tmp / "tone10.wav", 10.0)
-            runs: list[Run] = [measure(backend, rec, tone2, "cold 2 s tone")]
-            for i in range(args.repeat):
-                runs.append(measure(backend, rec, tone2, f"2 s tone #{i + 1}"))
-            for i in range(args.repeat):
-                runs.append(measure(backend, rec, tone10, f"stop at 2 s #{i + 1}", stop_after=2.0))
-            for name in ("tadaa", "start"):
-                runs.append(measure(backend, rec, cue(name), f"cue {name}"))
-            if not args.quick:
-                track = tracks_for_act(1)[0]
-                runs.append(measure(backend, rec, track.path, f"track {track.id}"))
+            for name in args.backends.split(","):
+                t = time.monotonic()
+                backend = open_backend(name)
+                open_ms = (time.monotonic() - t) * 1000
+                if not backend.available or backend.name != name:
+                    print(f"{name}: not measured ({backend.reason})", file=sys.stderr)
+                    continue
+                print(
+                    f"open_backend({name!r}): {open_ms:.0f} ms (includes the probe); "
+                    f"its latency estimate: {(backend.latency_s or 0) * 1000:.0f} ms"
+                )
+                runs = suite(backend, rec, tmp, args)
+                results[name] = report(name, runs)
+                results[name]["open_backend() (the probe)"] = f"{open_ms:.0f} ms"
+                results[name]["latency_s estimate"] = f"{(backend.latency_s or 0) * 1000:.0f} ms"
             lag_median, lag_max = rec.lag_ms()
         finally:
             if rec is not None:
@@ -376,50 +515,16 @@ def main(argv: list[str] | None = None) -> int:
 
     print()
     print(
-        f"{'run':<24}{'play()':>9}{'start':>9}{'audible':>10}{'wav':>9}"
-        f"{'stop()':>9}{'->silent':>10}{'->!playing':>12}"
-    )
-    for r in runs:
-
-        def opt(v: float | None, f: str = "{:.1f}") -> str:
-            return f.format(v) if v is not None else "-"
-
-        print(
-            f"{r.label:<24}{r.play_call_ms:>9.1f}{r.start_delay_ms:>9.1f}"
-            f"{opt(r.audible_s, '{:.3f}'):>10}{opt(r.expected_s, '{:.3f}'):>9}"
-            f"{opt(r.stop_call_ms):>9}{opt(r.stop_to_silence_ms):>10}"
-            f"{opt(r.stop_to_not_playing_ms):>12}"
-        )
-    warm = runs[1:]
-    print()
-    print("start delay after play() returns (warm):", fmt([r.start_delay_ms for r in warm]))
-    print("start delay, first stream after the server starts:", fmt([runs[0].start_delay_ms]))
-    print("play() holds the caller:", fmt([r.play_call_ms for r in warm]))
-    diffs = [
-        (r.audible_s - r.expected_s) * 1000
-        for r in warm
-        if r.audible_s is not None and r.expected_s is not None
-    ]
-    print("audible length minus WAV length:", fmt(diffs))
-    for r in runs:
-        if r.end_diff_ms is not None:
-            print(
-                f"{r.label}: played {r.audible_s:.3f} s between two anchors "
-                f"{r.expected_s:.3f} s apart in the WAV; its last audible sample came "
-                f"{r.end_diff_ms:+.1f} ms from where the WAV puts it"
-            )
-    print(
-        "level of the recorded tone against the WAV:",
-        fmt([r.level_db for r in runs if r.level_db is not None], "dB"),
-    )
-    print(
         f"capture timing: parec chunks arrived {lag_median:.1f} ms (median), "
         f"{lag_max:.1f} ms (max) after the earliest-arriving one"
     )
-    stops = [r for r in runs if r.stop_to_silence_ms is not None]
-    print("stop() holds the caller:", fmt([r.stop_call_ms or 0.0 for r in stops]))
-    print("stop() to silence:", fmt([r.stop_to_silence_ms or 0.0 for r in stops]))
-    print("stop() to is_playing() False:", fmt([r.stop_to_not_playing_ms or 0.0 for r in stops]))
+    names = list(results)
+    keys = list(dict.fromkeys(k for r in results.values() for k in r))
+    print()
+    print("| what | " + " | ".join(names) + " |")
+    print("| --- |" + " --- |" * len(names))
+    for key in keys:
+        print(f"| {key} | " + " | ".join(results[n].get(key, "-") for n in names) + " |")
     return 0
 
 

@@ -60,7 +60,11 @@ def bench_replay(folder: Path, n: int) -> tuple[float, float]:
                     else {"type": "score", "player": f"p{seq % 4 + 1}", "points": seq % 7}
                 )
                 rows.append((sid, seq, "action", json.dumps(payload), "t", seq))
-            c.executemany("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)", rows)
+            c.executemany(
+                "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
         t0 = time.perf_counter()
         entries = store.entries(sid)
         row = store.session(sid)

@@ -1,5 +1,7 @@
 """The music and cue catalogue: which WAV in ``sounds/`` plays for which act.
 
+A host may also pick their own file (:func:`load_track`): MP3, FLAC, OGG or WAV.
+
 Design decisions:
 
 * The catalogue is data here; ``sounds/render.py`` reads the same table to know
@@ -18,7 +20,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.audio.wavfile import read_info, wav_duration
+from companion.audio.decode import read_music_info
+from companion.audio.wavfile import wav_duration
 from companion.i18n import N_, _
 
 __all__ = [
@@ -123,11 +126,12 @@ def cue(name: str) -> Path:
 
 
 def load_track(path: Path, title: str | None = None) -> Track:
-    """A host-chosen WAV as a :class:`Track`, checked first.
+    """A host-chosen music file (MP3, FLAC, OGG or WAV) as a :class:`Track`, checked first.
 
-    Raises :class:`~companion.audio.errors.AudioFileError` (missing, not a WAV, a
-    format simpleaudio cannot play) — the caller keeps its previous choice.
+    The length is the decoder's. Raises :class:`~companion.audio.errors.AudioFileError`
+    (missing, or a file the decoder cannot read, with its reason) — the caller keeps
+    its previous choice.
     """
     path = Path(path).expanduser()
-    info = read_info(path)
+    info = read_music_info(path)
     return Track(f"file:{path}", title or path.stem, path, info.duration_s)

@@ -10,10 +10,24 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import sqlite3
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("export", "replay", "importer", "devices", "board", "stats")
+from companion.session.store import StoreError
+
+COMMANDS = ("export", "replay", "importer", "devices", "board", "stats", "check", "backup")
+
+
+def version() -> str:
+    """The installed package's version (the source tree's when run uninstalled)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("companion")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--lang", choices=("zh", "en"), help="language of the screens (default: from the locale)"
     )
+    parser.add_argument("--version", action="version", version=f"companion {version()}")
     parser.set_defaults(command=None)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name in COMMANDS:
@@ -42,7 +57,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is not None:
-        code: int = args.command(args)
+        from companion.cli.common import release_locks
+
+        try:
+            code: int = args.command(args)
+        except sqlite3.DatabaseError as exc:
+            # A damaged page read by a query: a message, never a traceback.
+            from companion.cli.common import fail
+            from companion.i18n import _
+            from companion.session.store import db_problem
+
+            fail(
+                _(
+                    "The database cannot be read: {problem}. Run 'companion check' to "
+                    "see what is damaged; 'companion restore FILE' puts a backup back."
+                ).format(problem=_(db_problem(exc)))
+            )
+            raise  # unreachable: fail() exits
+        except StoreError as exc:
+            from companion.cli.common import fail
+            from companion.i18n import _
+
+            fail(exc.render(_))
+            raise  # unreachable
+        finally:
+            release_locks()
         return code
     from companion.cli.app import run_app  # deferred: Textual is slow to import
 

@@ -297,17 +297,19 @@ def format_status(s: DeviceStatus) -> str:
     state = {
         "connected": _("connected"),
         "resyncing": _("resyncing"),
+        "reconnecting": _("reconnecting"),
         "disconnected": _("disconnected"),
-    }[s.state]
+        "dead": _("dead link"),
+    }.get(s.state, s.state)
 
     def us(ns: int | None) -> str:
         return "—" if ns is None else f"{ns / 1000:.0f} µs"
 
     drift = "—" if s.drift_ppm is None else f"{s.drift_ppm:+.1f} ppm"
-    return _(
+    line = _(
         "{serial} {state} on {port}: ±{unc}, round trip {rtt} (best {best}), drift "
         "{drift}, {samples} sync samples, {presses} presses, {dups} repeats dropped, "
-        "{resends} resends, {lost} lost, {corrupt} corrupt lines"
+        "{resends} resends, {lost} lost, {corrupt} parse errors"
     ).format(
         serial=s.serial,
         state=state,
@@ -323,6 +325,19 @@ def format_status(s: DeviceStatus) -> str:
         lost=s.lost,
         corrupt=s.corrupt + s.device_corrupt,
     )
+    if s.protocol_errors or s.clock_outliers or s.queue_overflows or s.reconnects:
+        line += _(
+            "; {protocol} protocol errors, {outliers} clock outliers, "
+            "{dropped} button changes dropped by the device, {reconnects} reconnects "
+            "({deaths} after a reader error)"
+        ).format(
+            protocol=s.protocol_errors,
+            outliers=s.clock_outliers,
+            dropped=s.queue_overflows,
+            reconnects=s.reconnects,
+            deaths=s.reader_deaths,
+        )
+    return line
 
 
 def format_press(p: DevicePress, t0: int) -> str:
@@ -560,7 +575,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     from companion.hardware.simulator import Simulator
 
     rng = random.Random(args.seed)
-    configs = sim_configs(args, rng)
+    try:
+        configs = sim_configs(args, rng)
+    except ValueError as exc:  # settings no real device can have (the simulator refuses them)
+        fail(_("cannot simulate that: {why}").format(why=exc))
+        raise
     lock = threading.Lock()
 
     def echo(dev: SimDevice, line: bytes) -> None:

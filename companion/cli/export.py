@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                 "--since, --until, --status) or --all."
             )
         )
-    store = open_store(args, readonly=False)
+    store = open_store(args, readonly=True)
     try:
         if args.session:
             ids = [r.id for r in session_results(store, args.session)]
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(text.removeprefix("\ufeff") if sys.stdout.isatty() else text)
         return 0
     except (ExportError, StoreError) as exc:
-        fail(exc.render(_) if isinstance(exc, ExportError) else str(exc))
+        fail(exc.render(_))
     except RuleError as exc:
         fail(exc.render(_))
     finally:

@@ -1,9 +1,16 @@
 """``companion import FILE…``: merge JSON exports into the history.
 
-Each file is all or nothing: every session in it is replayed with the current
-rules first; if one does not replay, the message names it, the entry and the
-reason, and nothing of that file is written. Sessions already present (same
-uuid) are skipped, so importing the same file twice changes nothing.
+Each file is all or nothing: every session in it is checked (strict types and
+ranges, bounded nesting and numbers) and replayed with the current rules first; if
+one does not pass, the message names it, the place and the reason, and nothing of
+that file is written. ``--skip-bad`` imports a file's good sessions instead and
+lists the refused ones. A session already present (same uuid) is skipped, or
+extended with the new entries of a newer export of it; one whose stored log
+disagrees with the file's is refused.
+
+Exit status: 0 everything imported; 2 a file is not a usable export (unreadable,
+not JSON, wrong types or ranges); 3 a session does not replay or conflicts with
+the stored one (with ``--skip-bad``: some sessions were left out).
 """
 
 from __future__ import annotations
@@ -13,7 +20,11 @@ import sys
 
 from companion.cli.common import fail, open_store, setup_language
 from companion.i18n import _
-from companion.session.export import ExportError, import_file
+from companion.session.export import ExportError, ImportRefused, import_file
+from companion.session.store import ImportConflict, StoreError
+
+EXIT_BAD_FILE = 2
+EXIT_REFUSED = 3
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,29 +32,56 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "import",
         help="merge JSON exports into the history (no duplicates)",
         description="Import files written by 'companion export --format json'. A file whose "
-        "sessions do not all replay under the current rules is refused whole.",
+        "sessions do not all pass and replay under the current rules is refused whole "
+        "(exit 2: not a usable export; 3: a session does not replay or conflicts).",
     )
     parser.add_argument("files", metavar="FILE", nargs="+")
+    parser.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="import the good sessions of a file and list the refused ones",
+    )
     parser.set_defaults(command=run)
+
+
+def _code(exc: Exception) -> int:
+    return EXIT_REFUSED if isinstance(exc, ImportRefused | ImportConflict) else EXIT_BAD_FILE
 
 
 def run(args: argparse.Namespace) -> int:
     setup_language(args)
     store = open_store(args)
+    code = 0
     refused = 0
     try:
         for name in args.files:
             try:
-                report = import_file(store, name)
-            except ExportError as exc:
+                report = import_file(store, name, skip_bad=args.skip_bad)
+            except (ExportError, StoreError) as exc:
                 refused += 1
+                code = max(code, _code(exc))
                 print(f"companion: {exc.render(_)}", file=sys.stderr)
                 continue
-            print(
-                _("{file}: {added} imported, {skipped} already present.").format(
-                    file=name, added=len(report.added), skipped=len(report.skipped)
+            counts = {
+                "file": name,
+                "added": len(report.added),
+                "extended": len(report.extended),
+                "skipped": len(report.skipped),
+            }
+            if report.extended:
+                line = _(
+                    "{file}: {added} imported, {extended} extended with new entries, "
+                    "{skipped} already present."
                 )
-            )
+            else:
+                line = _("{file}: {added} imported, {skipped} already present.")
+            print(line.format(**counts))
+            for left in report.refused:
+                code = max(code, EXIT_REFUSED)
+                print(
+                    "companion: " + _("left out: {reason}").format(reason=left.render(_)),
+                    file=sys.stderr,
+                )
     finally:
         store.close()
     if refused:
@@ -51,6 +89,6 @@ def run(args: argparse.Namespace) -> int:
             _("{n} of {total} files were refused; nothing of them was imported.").format(
                 n=refused, total=len(args.files)
             ),
-            code=3,
+            code=code,
         )
-    return 0
+    return code

@@ -10,7 +10,7 @@ import dataclasses
 import json
 from typing import Any
 
-from companion.cli.common import open_store, setup_language
+from companion.cli.common import open_store, setup_language, warn_damaged
 from companion.cli.history_args import add_filter_args, filter_from_args
 from companion.i18n import _
 from companion.session.results import query_results
@@ -31,9 +31,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     lang = setup_language(args)
-    store = open_store(args)
+    store = open_store(args, readonly=True)
     try:
-        results = query_results(store, filter_from_args(args))
+        with store.snapshot():  # one read transaction, however many queries
+            results = query_results(store, filter_from_args(args))
+        warn_damaged(store)
     finally:
         store.close()
     stats = compute(results)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,89 @@ from companion.session.locations import config_dir
 FILE_NAME = "tadaa.json"
 ANY_BUTTON = 0
 """In the map: every button of the device is this player's."""
+
+
+# --------------------------------------------------------------------------- USB ids
+
+
+@dataclass(frozen=True)
+class UsbCandidate:
+    """A USB id a Tadaa device may have. ``pid`` None: every product of the vendor.
+
+    ``shared``: the id is also worn by devices that are no Tadaa at all (any
+    Arduino sketch, every gadget with a CH340, FTDI or CP210x USB-serial chip). Such
+    a port is probed with one ``INFO`` per plug-in, and only when no other program
+    has it open; a port that does not answer ``HELLO`` is left alone until it is
+    unplugged (``companion devices list`` still probes it on request).
+    """
+
+    vid: int
+    pid: int | None
+    what: str
+    shared: bool
+
+
+USB_CANDIDATES: tuple[UsbCandidate, ...] = (
+    # MicroPython on a Raspberry Pi RP2040 board (the firmware keeps the USB id).
+    UsbCandidate(0x2E8A, 0x0005, "Raspberry Pi RP2040 (MicroPython)", shared=False),
+    # Arduino boards: the Uno's and Mega's USB chip, the Leonardo's and Micro's native USB.
+    UsbCandidate(0x2341, None, "Arduino", shared=True),
+    UsbCandidate(0x2A03, None, "Arduino (arduino.org)", shared=True),
+    UsbCandidate(0x1B4F, 0x9205, "SparkFun Pro Micro 3.3 V", shared=True),
+    UsbCandidate(0x1B4F, 0x9206, "SparkFun Pro Micro 5 V", shared=True),
+    # USB-serial chips of clones (Nano, Uno, Pro Mini adapters).
+    UsbCandidate(0x1A86, 0x7523, "CH340 USB-serial", shared=True),
+    UsbCandidate(0x0403, 0x6001, "FTDI FT232R USB-serial", shared=True),
+    UsbCandidate(0x10C4, 0xEA60, "Silicon Labs CP210x USB-serial", shared=True),
+)
+
+
+def usb_candidate(vid: int | None, pid: int | None) -> UsbCandidate | None:
+    """The entry of ``USB_CANDIDATES`` a USB device matches, or None."""
+    if vid is None:
+        return None
+    for c in USB_CANDIDATES:
+        if c.vid == vid and (c.pid is None or c.pid == pid):
+            return c
+    return None
+
+
+def same_device(a: os.stat_result, b: os.stat_result) -> bool:
+    if stat.S_ISCHR(a.st_mode) and stat.S_ISCHR(b.st_mode):
+        return a.st_rdev == b.st_rdev  # one device, whichever node names it
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def port_in_use(path: str, proc: Path = Path("/proc")) -> bool:
+    """Whether another process has the serial port ``path`` open (Linux: ``/proc/*/fd``).
+
+    A port a printer host, an IDE's serial monitor or a terminal holds is never
+    probed: a stray ``INFO`` would land in someone else's conversation. False
+    where ``/proc`` cannot tell (other systems, other users' processes).
+    """
+    try:
+        target = os.stat(path)
+    except OSError:
+        return False
+    me = str(os.getpid())
+    try:
+        pids = [d for d in os.listdir(proc) if d.isdigit() and d != me]
+    except OSError:
+        return False
+    for pid in pids:
+        fd_dir = proc / pid / "fd"
+        try:
+            fds = os.listdir(fd_dir)
+        except OSError:
+            continue  # gone, or not ours to look at
+        for fd in fds:
+            try:
+                st = os.stat(fd_dir / fd)
+            except OSError:
+                continue
+            if same_device(st, target):
+                return True
+    return False
 
 
 def default_path() -> Path:

@@ -1,16 +1,23 @@
 """The host link: finds Tadaa devices, reads them, acknowledges, resyncs, maps time.
 
-Layers, in pyserial's ``serial.threaded`` style (one ``ReaderThread`` per open port):
+Layers (one reader thread per open port):
 
-1. ``TadaaLineProtocol`` (a ``serial.threaded.Protocol``): bytes -> checked
-   messages, each stamped with the host-monotonic time its bytes were read.
+1. ``LinkReader``: the companion's own reader loop (not pyserial's
+   ``ReaderThread``, whose ``in_waiting`` ioctl sits outside its exception
+   handler: a hang-up there killed the thread without ``connection_lost``, see
+   pyserial issue #401). *Every* way out of the loop ends in
+   ``connection_lost``; bytes -> checked messages, each stamped with the
+   host-monotonic time its bytes were read.
 2. ``DeviceLink``: one open port. Says ``INFO`` on connect, forwards messages to
    the hub, writes commands, and carries the ping in flight.
 3. ``TadaaHub``: every device ever seen, by serial number (``DeviceState``:
    boot id, which sequence numbers arrived, the clock sync). It survives
    reconnects, so a device that comes back on another port continues where it
    was: no press lost (``RESEND``), none counted twice (sequence record).
-   A hub thread discovers ports (hot-plug), schedules pings and retries.
+   A hub thread discovers ports (hot-plug), schedules pings and retries, and
+   supervises the links: a reader that ended (or a link silent for
+   ``SILENT_NS``) is reported, closed and its port reopened; the device is then
+   asked for everything it still holds.
 
 Design decisions:
 
@@ -22,13 +29,26 @@ Design decisions:
   replayed: they are not presses of anything this host runs. Their count is kept
   (``DeviceStatus.predating``).
 * Callbacks run outside the hub's lock (a UI callback may block on its thread).
+* Bounded work per line: a sequence number is accepted only within
+  ``SEQ_WINDOW`` of the device's known range (a protocol error otherwise,
+  counted and logged); which numbers arrived is kept as ranges
+  (``RangeSet``), so no line costs more than a few range operations; resend
+  requests back off (``RESEND_RETRY_NS`` doubling to ``RESEND_MAX_NS``); clock
+  samples that contradict the model are outliers (``ClockSync``). The work of
+  each line under the lock is counted (``TadaaHub.worst_work``) and timed
+  (``worst_hold_ns``).
+* A press is delivered exactly once, or counted lost (``DeviceStatus.lost``) —
+  never silently gone.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import fnmatch
 import glob
 import os
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -36,31 +56,40 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import serial
-import serial.threaded
 from serial.tools import list_ports
 
 from companion.hardware import protocol as proto
 from companion.hardware.clocksync import ClockSync, SyncSample
+from companion.hardware.config import port_in_use, usb_candidate
 
-# MicroPython on a Raspberry Pi RP2040 board (the firmware does not change the USB ids).
-USB_IDS: tuple[tuple[int, int], ...] = ((0x2E8A, 0x0005),)
+# The USB ids that make a port a candidate are ``config.USB_CANDIDATES``.
 BY_ID_GLOBS = ("/dev/serial/by-id/*MicroPython*", "/dev/serial/by-id/*[Tt]adaa*", "/dev/tadaa-*")
 
-PING_BURST = 10  # pings right after a (re)connect, ``BURST_GAP`` apart
-BURST_GAP_NS = 20_000_000
-PING_WARMUP = 50  # then this many, ``WARMUP_GAP`` apart: the fit settles in seconds
-WARMUP_GAP_NS = 100_000_000
-PING_EVERY_NS = 500_000_000
+PING_BURST = 10  # pings right after a (re)connect, back to back (``BURST_GAP`` apart)
+BURST_GAP_NS = 2_000_000
+FAST_PING_NS = 50_000_000  # then every 50 ms: for ``FAST_AFTER_CONNECT_NS`` and while performing
+FAST_AFTER_CONNECT_NS = 30_000_000_000
+PING_EVERY_NS = 250_000_000  # otherwise
 PING_TIMEOUT_NS = 400_000_000
 HELLO_TIMEOUT_NS = 2_000_000_000
 INFO_RETRY_NS = 300_000_000
-RESEND_RETRY_NS = 150_000_000
+RESEND_RETRY_NS = 150_000_000  # first retry of a RESEND without progress, then doubling
+RESEND_MAX_NS = 5_000_000_000
+SEQ_WINDOW = 4096
+"""A sequence number (press or heartbeat) more than this above the highest the
+device has announced is a protocol error: a real device cannot get there between
+two heartbeats (8 buttons, 30 ms lock-out: < 300 presses a second)."""
+SILENT_NS = 4_000_000_000  # a link with no valid line for this long (HB: 1 s) is dead
+DEAD_AFTER_FAILURES = 5  # reopen attempts in a row that failed: the device is "dead"
 MIN_SYNC_SAMPLES = 3
 SCAN_EVERY_NS = 500_000_000
 # A port that did not answer INFO is left alone (another MicroPython board's REPL
 # should not be poked every few seconds) until it disappears and comes back, or
 # for a minute (a device that was still booting).
 NOT_TADAA_RETRY_NS = 60_000_000_000
+# A shared-id port (an Arduino, a USB-serial chip) another program holds is looked
+# at again this often; one that did not answer is left alone until unplugged.
+BUSY_RECHECK_NS = 10_000_000_000
 
 
 Clock = Callable[[], int]
@@ -113,7 +142,11 @@ class DeviceStatus:
 
     serial: str
     port: str
-    state: str  # "connected" | "resyncing" | "disconnected"
+    state: str
+    """``connected`` (lines arrive, clock synced) | ``resyncing`` (link up, clock
+    being refitted) | ``reconnecting`` (the link ended, the port is being reopened)
+    | ``disconnected`` (unplugged: its presses wait in the device) | ``dead`` (the
+    port is there but cannot be opened, or the link stays silent)."""
     boot: str
     buttons: int
     firmware: str
@@ -134,37 +167,151 @@ class DeviceStatus:
     """Events numbered before this host met the device's boot (acknowledged, not replayed)."""
     sample_us: int
     consistent: bool
+    protocol_errors: int = 0
+    """Well-formed lines that contradict what the device can do (a sequence number
+    far outside its known range...): ignored, counted, logged."""
+    clock_outliers: int = 0
+    """Ping/pong samples that contradicted the clock model by more than their bound."""
+    reconnects: int = 0
+    """Links of this device that ended and were reopened (unplugs, dead readers)."""
+    reader_deaths: int = 0
+    """Links that ended with an error while the port stayed (the hub reopened them)."""
+    queue_overflows: int = 0
+    """Edges the firmware's core-to-core queue dropped (reported in ``HB``)."""
+
+    @property
+    def parse_errors(self) -> int:
+        return self.corrupt
+
+
+class RangeSet:
+    """A set of positive integers kept as sorted, disjoint, non-adjacent ranges.
+
+    Every operation costs O(log n + 1) list work in the number of ranges (a gap
+    of 10^12 numbers is one range, not 10^12 entries); ``steps`` counts it.
+    """
+
+    __slots__ = ("hi", "lo", "steps")
+
+    def __init__(self) -> None:
+        self.lo: list[int] = []
+        self.hi: list[int] = []
+        self.steps = 0
+
+    def __len__(self) -> int:
+        return len(self.lo)
+
+    def _find(self, x: int) -> int:
+        """Index of the range that may hold ``x`` (the last with ``lo <= x``), or -1."""
+        self.steps += 1
+        return bisect.bisect_right(self.lo, x) - 1
+
+    def __contains__(self, x: int) -> bool:
+        i = self._find(x)
+        return i >= 0 and x <= self.hi[i]
+
+    def add_range(self, a: int, b: int) -> None:
+        if a > b:
+            return
+        i = self._find(a)
+        if i >= 0 and self.hi[i] >= a - 1:
+            a = self.lo[i]
+        else:
+            i += 1
+        j = i
+        while j < len(self.lo) and self.lo[j] <= b + 1:
+            self.steps += 1
+            b = max(b, self.hi[j])
+            j += 1
+        self.lo[i:j] = [a]
+        self.hi[i:j] = [b]
+
+    def add(self, x: int) -> None:
+        self.add_range(x, x)
+
+    def remove(self, x: int) -> None:
+        i = self._find(x)
+        if i < 0 or x > self.hi[i]:
+            return
+        a, b = self.lo[i], self.hi[i]
+        parts = [(p, q) for p, q in ((a, x - 1), (x + 1, b)) if p <= q]
+        self.lo[i : i + 1] = [p for p, _ in parts]
+        self.hi[i : i + 1] = [q for _, q in parts]
+
+    def first_gap_after(self, start: int) -> int:
+        """The smallest number >= ``start`` not in the set."""
+        i = self._find(start)
+        return self.hi[i] + 1 if i >= 0 and start <= self.hi[i] else start
+
+    def gaps(self, a: int, b: int, limit: int = 1 << 30) -> list[tuple[int, int]]:
+        """The ranges of ``[a, b]`` not in the set (at most ``limit`` of them)."""
+        out: list[tuple[int, int]] = []
+        x = a
+        i = max(self._find(a), 0)
+        while x <= b and len(out) < limit:
+            self.steps += 1
+            while i < len(self.lo) and self.hi[i] < x:
+                i += 1
+            if i < len(self.lo) and self.lo[i] <= x:
+                x = self.hi[i] + 1
+                continue
+            end = min(b, self.lo[i] - 1) if i < len(self.lo) else b
+            out.append((x, end))
+            x = end + 1
+        return out
 
 
 @dataclass
 class SeqRecord:
-    """Which sequence numbers of one boot arrived; ``contiguous`` = all up to it."""
+    """Which sequence numbers of one boot are settled: arrived, or given up as lost.
 
-    contiguous: int = 0
-    above: set[int] = field(default_factory=set)
+    ``contiguous``: every number up to it is settled (what the host acknowledges).
+    Given-up numbers (the device's ring overflowed) are counted in ``lost``; if one
+    arrives after all, it is delivered and no longer counted lost.
+    """
+
+    done: RangeSet = field(default_factory=RangeSet)
+    gone: RangeSet = field(default_factory=RangeSet)
     highest: int = 0
     lost: int = 0
 
-    def has(self, seq: int) -> bool:
-        return seq <= self.contiguous or seq in self.above
+    @classmethod
+    def starting_at(cls, last_seq: int) -> SeqRecord:
+        record = cls(highest=last_seq)
+        record.done.add_range(1, last_seq)
+        return record
 
-    def add(self, seq: int) -> None:
+    @property
+    def steps(self) -> int:
+        return self.done.steps + self.gone.steps
+
+    @property
+    def contiguous(self) -> int:
+        return self.done.first_gap_after(1) - 1
+
+    def has(self, seq: int) -> bool:
+        return seq in self.done and seq not in self.gone
+
+    def add(self, seq: int) -> bool:
+        """Record an arrival; False if it had arrived already (a duplicate)."""
         self.highest = max(self.highest, seq)
-        if seq == self.contiguous + 1:
-            self.contiguous = seq
-            while self.contiguous + 1 in self.above:
-                self.above.remove(self.contiguous + 1)
-                self.contiguous += 1
-        elif seq > self.contiguous:
-            self.above.add(seq)
+        if seq in self.gone:
+            self.gone.remove(seq)
+            self.lost -= 1
+            return True
+        if seq in self.done:
+            return False
+        self.done.add(seq)
+        return True
 
     def give_up_below(self, seq: int) -> int:
-        """The device dropped everything before ``seq`` (ring overflow): count the loss."""
+        """The device dropped everything before ``seq`` that it did not send (ring
+        overflow): count the loss. Costs O(gaps), whatever their length."""
         gone = 0
-        for s in range(self.contiguous + 1, seq):
-            if not self.has(s):
-                gone += 1
-                self.add(s)
+        for a, b in self.done.gaps(1, seq - 1):
+            gone += b - a + 1
+            self.done.add_range(a, b)
+            self.gone.add_range(a, b)
         self.lost += gone
         return gone
 
@@ -191,7 +338,15 @@ class DeviceState:
     device_corrupt: int = 0
     sample_us: int = 0
     last_resend_ns: int = 0
+    resend_wait_ns: int = RESEND_RETRY_NS
+    resend_from: int = 0  # the first missing number asked for last time
     acked: int = 0
+    protocol_errors: int = 0
+    reconnects: int = 0
+    reader_deaths: int = 0
+    lost_ns: int | None = None  # when the last link ended (None: a link is up)
+    lost_with_error: bool = False
+    queue_overflows: int = 0
 
     fresh_needed: int = 0
     """Pongs still wanted after a reconnect before presses are mapped again (so a
@@ -207,15 +362,37 @@ class DeviceState:
         )
 
 
-class TadaaLineProtocol(serial.threaded.Protocol):  # type: ignore[misc]
-    """Layer 1: bytes -> messages with their arrival time. Never raises."""
+class LinkReader(threading.Thread):
+    """Layer 1: the reader loop of one port. Never dies silently.
+
+    ``run`` catches *everything* (``BaseException``: a bare ``OSError`` from the
+    ``in_waiting`` ioctl, a ``SerialException`` from ``read``, a bug) and always
+    ends in ``DeviceLink.connection_lost``. A message the hub fails on is counted
+    and the loop goes on.
+    """
 
     def __init__(self, link: DeviceLink) -> None:
+        super().__init__(name=f"tadaa-reader {link.port}", daemon=True)
         self.link = link
         self.parser = proto.LineParser()
+        self.alive = True
 
-    def connection_made(self, transport: Any) -> None:
-        self.link.connection_made(transport)
+    def run(self) -> None:
+        link = self.link
+        ser = link.serial
+        error: BaseException | None = None
+        try:
+            link.connection_made()
+            while self.alive:
+                waiting = ser.in_waiting  # an ioctl: may raise OSError on a hang-up
+                data = ser.read(waiting or 1)
+                if data and self.alive:
+                    self.data_received(data)
+        except BaseException as exc:  # every way out is a lost connection
+            error = exc if self.alive else None
+        finally:
+            self.alive = False
+            link.connection_lost(error)
 
     def data_received(self, data: bytes) -> None:
         arrival = self.link.hub.clock()
@@ -223,10 +400,16 @@ class TadaaLineProtocol(serial.threaded.Protocol):  # type: ignore[misc]
             try:
                 self.link.message(message, arrival)
             except Exception as exc:  # a bug must not kill the reader: count and go on
+                self.link.hub.bugs += 1
                 self.link.hub.note_error(f"{type(exc).__name__}: {exc}")
 
-    def connection_lost(self, exc: BaseException | None) -> None:
-        self.link.connection_lost(exc)
+    def stop(self) -> None:
+        """Ask the loop to end (from another thread) and wait a little for it."""
+        self.alive = False
+        with contextlib.suppress(Exception):
+            self.link.serial.cancel_read()
+        if threading.current_thread() is not self and self.is_alive():
+            self.join(2)
 
 
 class DeviceLink:
@@ -238,9 +421,9 @@ class DeviceLink:
         self.serial = ser
         self.opened_ns = hub.clock()
         self.state: DeviceState | None = None
-        self.thread = serial.threaded.ReaderThread(ser, lambda: TadaaLineProtocol(self))
-        self.protocol: TadaaLineProtocol | None = None
+        self.thread = LinkReader(self)
         self.alive = True
+        self.lost_reported = False
         # ping bookkeeping (hub thread writes, reader thread reads)
         self.ping_seq = 0
         self.ping_out: tuple[str, int] | None = None
@@ -249,18 +432,17 @@ class DeviceLink:
         self.write_lock = threading.Lock()
         self.seen_valid = False  # a checked Tadaa line arrived (HELLO or not)
         self.info_sent_ns = 0
+        self.last_line_ns = self.opened_ns
+        self.hello_ns = 0
 
     def start(self) -> None:
         self.thread.start()
 
     @property
     def parse_errors(self) -> int:
-        p = self.thread.protocol
-        if isinstance(p, TadaaLineProtocol):
-            self.protocol = p
-        return self.protocol.parser.stats.errors if self.protocol else 0
+        return self.thread.parser.stats.errors
 
-    def connection_made(self, transport: Any) -> None:
+    def connection_made(self) -> None:
         self.info_sent_ns = self.hub.clock()
         self.write(proto.cmd_info())
 
@@ -269,6 +451,7 @@ class DeviceLink:
         self.hub.link_lost(self, exc)
 
     def message(self, message: proto.Message, arrival_ns: int) -> None:
+        self.last_line_ns = arrival_ns
         self.hub.message(self, message, arrival_ns)
 
     def write(self, data: bytes) -> bool:
@@ -281,7 +464,7 @@ class DeviceLink:
         except (serial.SerialException, OSError, ValueError):
             return False
 
-    def send_ping(self, now_ns: int) -> None:
+    def send_ping(self, now_ns: int, fast: bool) -> None:
         self.ping_seq += 1
         ping_id = f"{self.ping_seq:X}"
         with self.write_lock:  # stamp and write together: the stamp precedes the bytes
@@ -293,18 +476,32 @@ class DeviceLink:
                 self.ping_out = None
                 return
         self.pings_sent += 1
-        if self.pings_sent < PING_BURST:
-            gap = BURST_GAP_NS
-        elif self.pings_sent < PING_BURST + PING_WARMUP:
-            gap = WARMUP_GAP_NS
-        else:
-            gap = PING_EVERY_NS
-        self.next_ping_ns = now_ns + gap
+        self.next_ping_ns = now_ns + ping_gap_ns(self.pings_sent, fast, _PING_RNG)
 
     def close(self) -> None:
+        """End the link from outside: the reader stops, then reports the loss."""
         self.alive = False
-        with contextlib.suppress(RuntimeError, serial.SerialException, OSError):
-            self.thread.close()
+        self.thread.stop()
+        with contextlib.suppress(serial.SerialException, OSError, ValueError):
+            self.serial.close()
+        if not self.thread.is_alive() and not self.lost_reported:
+            self.hub.link_lost(self, None)
+
+
+_PING_RNG = random.Random()
+
+
+def ping_gap_ns(pings_sent: int, fast: bool, rng: random.Random) -> int:
+    """When to ping next, after ``pings_sent`` pings of this connection.
+
+    The gaps are dithered (±40 %) so the pings meet every phase of the timers on
+    the way (USB frames, an FTDI adapter's 16 ms latency timer, the host's
+    scheduler): a fixed period can lock onto one bad phase for good.
+    """
+    if pings_sent < PING_BURST:
+        return BURST_GAP_NS
+    base = FAST_PING_NS if fast else PING_EVERY_NS
+    return int(base * rng.uniform(0.6, 1.4))
 
 
 PressListener = Callable[[DevicePress], None]
@@ -327,11 +524,24 @@ def candidate_ports(configured: Iterable[str] = ()) -> list[str]:
             add(path)
     try:
         for info in list_ports.comports():
-            if (info.vid, info.pid) in USB_IDS:
+            if usb_candidate(info.vid, info.pid) is not None:
                 add(info.device)
     except OSError:
         pass
     return list(found.values())
+
+
+def shared_usb_port(port: str) -> bool:
+    """Whether ``port`` is a USB device whose id unrelated gadgets share too."""
+    real = os.path.realpath(port)
+    try:
+        for info in list_ports.comports():
+            if os.path.realpath(info.device) == real:
+                c = usb_candidate(info.vid, info.pid)
+                return c is not None and c.shared
+    except OSError:
+        pass
+    return False
 
 
 class TadaaHub:
@@ -340,6 +550,13 @@ class TadaaHub:
     ``ports``: a function returning the candidate ports (default: USB ids,
     ``/dev/serial/by-id``, ``/dev/tadaa-*`` and ``configured`` paths or globs).
     ``clock``: host-monotonic nanoseconds (tests may pass another).
+    ``open_port``: opens one port (default: ``serial.Serial``, exclusive).
+
+    Other press sources (a keyboard, a HID device) do not go through the hub:
+    they produce ``DevicePress``-like values of their own and feed the same
+    ``Press`` path (``companion.hardware.feed``). The hub's interface for
+    listeners is ``on_press`` (every new press once, mapped to host time) and
+    ``on_status`` (a ``DeviceStatus`` list whenever something changed).
     """
 
     def __init__(
@@ -348,19 +565,34 @@ class TadaaHub:
         ports: Callable[[], list[str]] | None = None,
         clock: Clock = time.monotonic_ns,
         arm: bool = True,
+        open_port: Callable[[str], serial.Serial] | None = None,
     ) -> None:
         configured = tuple(configured)
+        self.configured = configured
         self.ports = ports or (lambda: candidate_ports(configured))
         self.clock = clock
+        self.open_port = open_port or _open_serial
         self.devices: dict[str, DeviceState] = {}
         self.links: dict[str, DeviceLink] = {}  # by port
         self.not_tadaa: dict[str, int] = {}
+        self.failed_opens: dict[str, int] = {}  # port -> failed attempts in a row
+        self.present: set[str] = set()  # ports of the last scan
+        self.left_alone: set[str] = set()  # shared-id ports that did not answer, until unplugged
+        self._shared: dict[str, bool] = {}
         self.press_listeners: list[PressListener] = []
         self.status_listeners: list[StatusListener] = []
         self.errors: list[str] = []
         self.armed = arm
+        self.performing = False
+        self.worst_work = 0
+        """Most work units (range operations, clock-fit samples) one line cost under the lock."""
+        self.worst_hold_ns = 0
+        """Longest the lock was held for one line (wall time, for benchmarks only)."""
+        self.lines_handled = 0
+        self.bugs = 0  # exceptions while handling a line (counted, the reader goes on)
         self._lock = threading.RLock()
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_scan = 0
         self._status_dirty = True
@@ -374,6 +606,7 @@ class TadaaHub:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(3)
         with self._lock:
@@ -407,6 +640,15 @@ class TadaaHub:
         for link in links:
             link.write(proto.cmd_arm(armed))
 
+    def set_performing(self, performing: bool) -> None:
+        """A performance is running: ping every ``FAST_PING_NS`` so its presses
+        are mapped with the tightest uncertainty the link allows."""
+        with self._lock:
+            self.performing = performing
+            for link in self.links.values():
+                link.next_ping_ns = min(link.next_ping_ns, self.clock())
+        self._wake.set()
+
     def led(self, serial_no: str, button: int, mode: int) -> bool:
         with self._lock:
             state = self.devices.get(serial_no)
@@ -419,23 +661,30 @@ class TadaaHub:
         with self._lock:
             return [self._status(s) for s in sorted(self.devices.values(), key=lambda s: s.serial)]
 
+    def _state_word(self, s: DeviceState, now: int) -> str:
+        link = s.link
+        if link is not None:
+            if now - link.last_line_ns > SILENT_NS:
+                return "dead"
+            return "connected" if s.synced else "resyncing"
+        if s.port in self.present:
+            # The port is still there: the hub reopens it (after a dead reader).
+            if self.failed_opens.get(s.port, 0) >= DEAD_AFTER_FAILURES:
+                return "dead"
+            return "reconnecting"
+        return "disconnected"
+
     def _status(self, s: DeviceState) -> DeviceStatus:
         est = s.clock.estimate
         now = self.clock()
         unc = None
         if est is not None:
-            unc = est.to_host(round(est.to_device(now)))[1]
-        if s.link is None:
-            state = "disconnected"
-        elif not s.synced:
-            state = "resyncing"
-        else:
-            state = "connected"
+            unc = est.to_host(round(est.to_device(now)), extra_ns=s.sample_us * 500.0)[1]
         corrupt = s.corrupt_before + (s.link.parse_errors if s.link else 0)
         return DeviceStatus(
             serial=s.serial,
             port=s.port,
-            state=state,
+            state=self._state_word(s, now),
             boot=s.boot,
             buttons=s.hello.buttons,
             firmware=s.hello.firmware,
@@ -453,11 +702,16 @@ class TadaaHub:
             predating=s.baseline,
             sample_us=s.sample_us,
             consistent=est.consistent if est else True,
+            protocol_errors=s.protocol_errors,
+            clock_outliers=s.clock.outliers,
+            reconnects=s.reconnects,
+            reader_deaths=s.reader_deaths,
+            queue_overflows=s.queue_overflows,
         )
 
     def unconnected_ports(self) -> list[str]:
         with self._lock:
-            return sorted(self.not_tadaa)
+            return sorted(set(self.not_tadaa) | self.left_alone)
 
     # ------------------------------------------------------------------ the hub thread
 
@@ -466,19 +720,22 @@ class TadaaHub:
             now = self.clock()
             try:
                 if now >= self._next_scan:
-                    self._scan(now)
                     self._next_scan = now + SCAN_EVERY_NS
+                    self._scan(now)
+                self._supervise(now)
                 self._tick(now)
             except Exception as exc:  # keep the hub alive whatever happens
                 self.note_error(f"hub: {type(exc).__name__}: {exc}")
             if self._status_dirty:
                 self._status_dirty = False
                 self._emit_status()
-            self._stop.wait(0.005)
+            self._wake.wait(0.005)
+            self._wake.clear()
 
     def poke(self) -> None:
         """Scan for ports at the next tick (e.g. after a simulator replug)."""
         self._next_scan = 0
+        self._wake.set()
 
     def _scan(self, now: int) -> None:
         try:
@@ -486,49 +743,100 @@ class TadaaHub:
         except OSError:
             return
         with self._lock:
+            if set(ports) != self.present:
+                self._status_dirty = True
+            self.present = set(ports)
             for gone in [p for p in self.not_tadaa if p not in ports]:
                 del self.not_tadaa[gone]  # unplugged: try it afresh when it returns
+            for gone in [p for p in self.failed_opens if p not in ports]:
+                del self.failed_opens[gone]
+            self.left_alone &= set(ports)
+            self._shared = {p: v for p, v in self._shared.items() if p in ports}
         for port in ports:
             with self._lock:
-                if port in self.links:
+                if port in self.links or port in self.left_alone:
                     continue
                 if now - self.not_tadaa.get(port, -NOT_TADAA_RETRY_NS) < NOT_TADAA_RETRY_NS:
                     continue
+            if self._is_shared(port) and port_in_use(port):
+                # Someone else's conversation (a printer host, a serial monitor): not a word.
+                with self._lock:
+                    self.not_tadaa[port] = now - NOT_TADAA_RETRY_NS + BUSY_RECHECK_NS
+                continue
             self._open(port)
+
+    def _is_shared(self, port: str) -> bool:
+        """A port found by its shared USB id (a port the host configured is theirs)."""
+        if port not in self._shared:
+            mine = any(fnmatch.fnmatch(port, pattern) for pattern in self.configured)
+            self._shared[port] = not mine and shared_usb_port(port)
+        return self._shared[port]
 
     def _open(self, port: str) -> None:
         try:
-            # exclusive: a second companion (e.g. `devices monitor`) must not split the bytes
-            ser = serial.Serial(port, 115200, timeout=1, write_timeout=0.5, exclusive=True)
-        except (serial.SerialException, OSError, ValueError):
+            ser = self.open_port(port)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            with self._lock:
+                self.failed_opens[port] = self.failed_opens.get(port, 0) + 1
+                self._status_dirty = True
+            if self.failed_opens[port] == DEAD_AFTER_FAILURES:
+                self.note_error(f"{port}: cannot be opened: {exc}")
             return
         link = DeviceLink(self, port, ser)
         with self._lock:
+            self.failed_opens.pop(port, None)
             self.links[port] = link
         link.start()
+
+    def _supervise(self, now: int) -> None:
+        """Every link's reader must be running and hearing its device."""
+        with self._lock:
+            links = list(self.links.values())
+        for link in links:
+            state = link.state
+            if link.thread.ident is not None and not link.thread.is_alive():
+                if not link.lost_reported:  # cannot happen (the loop reports), but if
+                    self.note_error(f"{link.port}: reader ended unreported")
+                    self.link_lost(link, RuntimeError("reader ended"))
+            elif state is not None and now - link.last_line_ns > SILENT_NS:
+                # Open but mute (a wedged adapter, a hung reader): reopen it.
+                self.note_error(f"{link.port}: silent for {SILENT_NS // 10**9} s, reopening")
+                with self._lock:
+                    state.reader_deaths += 1
+                link.close()
 
     def _tick(self, now: int) -> None:
         with self._lock:
             links = list(self.links.values())
         for link in links:
+            if not link.alive:
+                continue
             if link.state is None:
                 if link.seen_valid and now - link.info_sent_ns > INFO_RETRY_NS:
                     link.info_sent_ns = now  # a Tadaa device on a noisy line: ask again
                     link.write(proto.cmd_info())
                 elif not link.seen_valid and now - link.opened_ns > HELLO_TIMEOUT_NS:
-                    # not a Tadaa device (or mute): leave the port alone for a while
+                    # not a Tadaa device (or mute): leave the port alone for a while,
+                    # or until it is unplugged if its USB id is a shared one
                     with self._lock:
-                        self.not_tadaa[link.port] = now
+                        if self._shared.get(link.port):
+                            self.left_alone.add(link.port)
+                        else:
+                            self.not_tadaa[link.port] = now
                         self.links.pop(link.port, None)
                     link.close()
                 continue
             if link.ping_out is not None and now - link.ping_out[1] > PING_TIMEOUT_NS:
                 link.ping_out = None  # lost (or corrupt) pong: try again
             if link.ping_out is None and now >= link.next_ping_ns:
-                link.send_ping(now)
+                fast = self.performing or now - link.hello_ns < FAST_AFTER_CONNECT_NS
+                link.send_ping(now, fast)
             state = link.state
-            if state.seqs.missing and now - state.last_resend_ns > RESEND_RETRY_NS:
-                self._request_resend(state, now)
+            if state is None:
+                continue
+            with self._lock:
+                if state.seqs.missing and now - state.last_resend_ns > state.resend_wait_ns:
+                    self._request_resend(state, now)
 
     def _emit_status(self) -> None:
         if not self.status_listeners:
@@ -541,23 +849,40 @@ class TadaaHub:
 
     def link_lost(self, link: DeviceLink, exc: BaseException | None) -> None:
         with self._lock:
+            if link.lost_reported:
+                return
+            link.lost_reported = True
+            link.alive = False
             if self.links.get(link.port) is link:
                 del self.links[link.port]
             state = link.state
             if state is not None and state.link is link:
                 state.link = None
                 state.corrupt_before += link.parse_errors
+                state.lost_ns = self.clock()
+                state.lost_with_error = exc is not None
+                if exc is not None and os.path.exists(link.port):
+                    # The port is still there: not an unplug, the reader died.
+                    state.reader_deaths += 1
+                    self.note_error(f"{link.port}: reader ended: {type(exc).__name__}: {exc}")
+            if not os.path.exists(link.port):
+                self.present.discard(link.port)  # unplugged: say so before the next scan
             self._status_dirty = True
+            self._next_scan = 0  # reopen at once if the port is still there
+        self._wake.set()
         # The reader thread has ended; release the port from here (not join itself).
-        with contextlib.suppress(serial.SerialException, OSError):
+        with contextlib.suppress(serial.SerialException, OSError, ValueError):
             link.serial.close()
 
     def message(self, link: DeviceLink, msg: proto.Message, arrival: int) -> None:
         emit: list[DevicePress] = []
         with self._lock:
+            started = time.perf_counter_ns()
+            state = link.state
+            work0 = self._work(state)
             if isinstance(msg, proto.Hello):
                 emit = self._hello(link, msg, arrival)
-            elif link.state is None:
+            elif state is None:
                 # A Tadaa device (its lines check out) whose HELLO we missed: ask
                 # again. Nothing counts before HELLO: we do not know whose it is.
                 link.seen_valid = True
@@ -566,27 +891,39 @@ class TadaaHub:
                     link.write(proto.cmd_info())
                 return
             elif isinstance(msg, proto.PressEvent):
-                emit = self._press(link.state, msg, arrival)
+                emit = self._press(state, msg, arrival)
             elif isinstance(msg, proto.Pong):
                 emit = self._pong(link, msg, arrival)
             elif isinstance(msg, proto.Heartbeat):
-                self._heartbeat(link.state, msg, arrival)
+                self._heartbeat(state, msg, arrival)
             elif isinstance(msg, proto.DeviceError):
                 if msg.code == "CRC":
-                    link.state.device_corrupt += 1
+                    state.device_corrupt += 1
                 if msg.code == "BOOT":  # we spoke to an older boot: ask who it is
                     link.write(proto.cmd_info())
+            state = link.state
+            self.lines_handled += 1
+            self.worst_work = max(self.worst_work, self._work(state) - work0)
+            self.worst_hold_ns = max(self.worst_hold_ns, time.perf_counter_ns() - started)
         for press in emit:
             for listener in list(self.press_listeners):
                 listener(press)
+
+    @staticmethod
+    def _work(state: DeviceState | None) -> int:
+        return 0 if state is None else state.seqs.steps + state.clock.steps
+
+    def _protocol_error(self, state: DeviceState, text: str) -> None:
+        state.protocol_errors += 1
+        self.note_error(f"{state.serial}: protocol error: {text}")
+        self._status_dirty = True
 
     def _hello(self, link: DeviceLink, hello: proto.Hello, arrival: int) -> list[DevicePress]:
         state = self.devices.get(hello.serial)
         if state is None:
             # First meeting with this boot: what it numbered so far predates us.
             state = DeviceState(hello.serial, hello, hello.boot, baseline=hello.last_seq)
-            state.seqs.contiguous = hello.last_seq
-            state.seqs.highest = hello.last_seq
+            state.seqs = SeqRecord.starting_at(hello.last_seq)
             state.acked = 0
             self.devices[hello.serial] = state
         elif state.boot != hello.boot:
@@ -597,17 +934,25 @@ class TadaaHub:
             state.clock.reset()
             state.pending.clear()
             state.acked = 0
+            state.resend_wait_ns = RESEND_RETRY_NS
             if hello.last_seq:
                 state.seqs.highest = hello.last_seq
-        else:  # the same boot came back (cable, hub): keep its clock, refresh the fit
-            if hello.last_seq > state.seqs.contiguous:
-                state.seqs.highest = max(state.seqs.highest, hello.last_seq)
+        else:  # the same boot came back (cable, hub, a dead reader): keep its clock
+            # HELLO is the device's own word on its numbering: it may be far ahead
+            # after a long unplug (the ring keeps what it can; OVERFLOW says the rest).
+            state.seqs.highest = max(state.seqs.highest, hello.last_seq)
             if state.link is not link:
                 state.fresh_needed = MIN_SYNC_SAMPLES
+            state.resend_wait_ns = RESEND_RETRY_NS
         if state.link is not None and state.link is not link:
             old = state.link
             state.corrupt_before += old.parse_errors
             old.state = None
+        if state.link is not link:
+            if state.lost_ns is not None:
+                state.reconnects += 1
+            link.hello_ns = arrival
+        state.lost_ns = None
         state.hello = hello
         state.link = link
         state.port = link.port
@@ -618,21 +963,36 @@ class TadaaHub:
         if state.seqs.contiguous > state.acked:
             link.write(proto.cmd_ack(state.boot, state.seqs.contiguous))
             state.acked = state.seqs.contiguous
-        if state.seqs.missing:
-            self._request_resend(state, arrival)
+        # Ask for everything the device still holds beyond what we have (a dead
+        # reader may have swallowed lines the device thinks were sent).
+        self._request_resend(state, arrival, force=True)
         self._status_dirty = True
+        self._wake.set()
         return []
 
-    def _request_resend(self, state: DeviceState, now: int) -> None:
+    def _request_resend(self, state: DeviceState, now: int, force: bool = False) -> None:
+        """RESEND from the first missing number; backed off while it brings nothing."""
         if state.link is None:
             return
+        first = state.seqs.contiguous + 1
+        if not force:
+            if first == state.resend_from:  # no progress since the last request
+                state.resend_wait_ns = min(state.resend_wait_ns * 2, RESEND_MAX_NS)
+            else:
+                state.resend_wait_ns = RESEND_RETRY_NS
+        state.resend_from = first
         state.last_resend_ns = now
         state.resends += 1
-        state.link.write(proto.cmd_resend(state.boot, state.seqs.contiguous + 1))
+        state.link.write(proto.cmd_resend(state.boot, first))
 
     def _press(self, state: DeviceState, ev: proto.PressEvent, arrival: int) -> list[DevicePress]:
         link = state.link
         if ev.boot != state.boot or link is None:
+            return []
+        if ev.seq > state.seqs.highest + SEQ_WINDOW:
+            self._protocol_error(
+                state, f"press #{ev.seq} beyond the known range (last {state.seqs.highest})"
+            )
             return []
         emit: list[DevicePress] = []
         if ev.overflow:
@@ -641,8 +1001,7 @@ class TadaaHub:
             state.duplicates += 1
             # It came again: our acknowledgement was lost. Say it again.
             state.acked = min(state.acked, ev.seq - 1)
-        else:
-            state.seqs.add(ev.seq)
+        elif state.seqs.add(ev.seq):
             press = DevicePress(
                 state.serial,
                 ev.boot,
@@ -660,10 +1019,11 @@ class TadaaHub:
                 emit.append(self._map(state, press))
             else:
                 state.pending.append(press)
-        if state.seqs.contiguous > state.acked:
-            link.write(proto.cmd_ack(state.boot, state.seqs.contiguous))
-            state.acked = state.seqs.contiguous
-        if state.seqs.missing and arrival - state.last_resend_ns > RESEND_RETRY_NS:
+        contiguous = state.seqs.contiguous
+        if contiguous > state.acked:
+            link.write(proto.cmd_ack(state.boot, contiguous))
+            state.acked = contiguous
+        if state.seqs.missing and arrival - state.last_resend_ns > state.resend_wait_ns:
             self._request_resend(state, arrival)
         self._status_dirty = True
         return emit
@@ -683,8 +1043,12 @@ class TadaaHub:
         if out is None or out[0] != pong.ping_id or pong.boot != state.boot:
             return []
         link.ping_out = None
+        if link.pings_sent < PING_BURST:
+            self._wake.set()  # the burst: the next ping at once
+        before = state.clock.outliers
         state.clock.add(SyncSample(out[1], arrival, pong.t_us))
-        state.fresh_needed = max(0, state.fresh_needed - 1)
+        if state.clock.outliers == before:
+            state.fresh_needed = max(0, state.fresh_needed - 1)
         self._status_dirty = True
         if state.synced and state.pending:
             ready = [self._map(state, p) for p in state.pending]
@@ -697,15 +1061,30 @@ class TadaaHub:
             if state.link is not None:
                 state.link.write(proto.cmd_info())
             return
+        if hb.last_seq > state.seqs.highest + SEQ_WINDOW:
+            self._protocol_error(
+                state, f"heartbeat #{hb.last_seq} beyond the known range ({state.seqs.highest})"
+            )
+            return
+        if hb.unacked > hb.last_seq:
+            self._protocol_error(state, f"heartbeat holds {hb.unacked} of {hb.last_seq} presses")
+            return
         state.sample_us = hb.sample_us
+        state.queue_overflows = max(state.queue_overflows, hb.queue_overflows)
+        contiguous = state.seqs.contiguous
         if hb.last_seq > state.seqs.highest:
             state.seqs.highest = hb.last_seq  # a last event was lost: ask for it
-        holds_ours = hb.unacked and state.seqs.contiguous > hb.last_seq - hb.unacked
+        holds_ours = hb.unacked and contiguous > hb.last_seq - hb.unacked
         if holds_ours and state.link is not None:
             # The device still holds events we have: an acknowledgement was lost.
-            state.link.write(proto.cmd_ack(state.boot, state.seqs.contiguous))
-            state.acked = state.seqs.contiguous
+            state.link.write(proto.cmd_ack(state.boot, contiguous))
+            state.acked = contiguous
         self._status_dirty = True
+
+
+def _open_serial(port: str) -> serial.Serial:
+    # exclusive: a second companion (e.g. `devices monitor`) must not split the bytes
+    return serial.Serial(port, 115200, timeout=1, write_timeout=0.5, exclusive=True)
 
 
 def probe_port(port: str, timeout_s: float = 1.5) -> proto.Hello | None:

@@ -70,6 +70,9 @@ class Heartbeat:
     last_seq: int
     unacked: int
     sample_us: int
+    queue_overflows: int = 0
+    """Edges core 1 could not queue for core 0 since boot (a 6th field; older
+    firmware sends 5 fields: 0)."""
 
 
 @dataclass(frozen=True)
@@ -148,8 +151,16 @@ def parse_body(body: str) -> Message:
         want(3)
         return Pong(_boot(args[0]), _token(args[1], 16), _int(args[2]))
     if kind == "HB":
-        want(5)
-        return Heartbeat(_boot(args[0]), _int(args[1]), _int(args[2]), _int(args[3]), _int(args[4]))
+        if len(args) not in (5, 6):
+            raise ParseError("malformed", f"HB needs 5 or 6 fields, got {len(args)}")
+        return Heartbeat(
+            _boot(args[0]),
+            _int(args[1]),
+            _int(args[2]),
+            _int(args[3]),
+            _int(args[4]),
+            _int(args[5]) if len(args) == 6 else 0,
+        )
     if kind == "HELLO":
         want(7)
         return Hello(

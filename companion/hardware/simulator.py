@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from companion.hardware import tadaa_logic as logic
 
@@ -52,9 +53,12 @@ class Transport:
     latency_timer_us: float = 0.0  # FTDI holds bytes until this timer fires (16 ms)
     drop_rate: float = 0.0  # probability per line that one byte is lost
     corrupt_rate: float = 0.0  # probability per line that one byte is damaged
+    uniform_us: float = 0.0  # plus a delay uniform in [0, uniform_us] (a busy, jittery link)
 
     def delay_ns(self, rng: random.Random, now_ns: int, phase_ns: int) -> int:
         d = self.base_us + rng.expovariate(1.0 / self.jitter_us) if self.jitter_us else self.base_us
+        if self.uniform_us:
+            d += rng.uniform(0.0, self.uniform_us)
         if self.spike_prob and rng.random() < self.spike_prob:
             d += rng.uniform(0, self.spike_us)
         t = now_ns + d * 1000.0
@@ -73,6 +77,9 @@ DEVICE_TO_HOST = Transport(base_us=150.0, jitter_us=200.0, frame_us=125.0)
 HOST_TO_DEVICE = Transport(base_us=80.0, jitter_us=60.0, frame_us=1000.0)
 # Worst case: both directions aligned to 1 ms frames.
 FRAMED_BOTH = Transport(base_us=150.0, jitter_us=200.0, frame_us=1000.0)
+# A jittery link (a loaded host, a hub chain): round trips spread evenly over
+# 0.2–6 ms, so only ~2 % of samples come within 0.1 ms of the best.
+JITTERY = Transport(base_us=100.0, jitter_us=0.0, spike_prob=0.0, frame_us=0.0, uniform_us=2900.0)
 # An FTDI-style adapter holds received bytes until its 16 ms latency timer fires.
 FTDI = Transport(base_us=150.0, jitter_us=200.0, frame_us=1000.0, latency_timer_us=16000.0)
 
@@ -90,6 +97,38 @@ class SimDeviceConfig:
     ring_size: int = 256  # the firmware's buffer of unacknowledged presses
     to_host: Transport = field(default_factory=lambda: DEVICE_TO_HOST)
     to_device: Transport = field(default_factory=lambda: HOST_TO_DEVICE)
+
+    def __post_init__(self) -> None:
+        """Refuse what a real device cannot have (its lines would then be ones the
+        host rightly drops, and a test would measure the simulator, not the host)."""
+        problems = []
+        serial_ok = 0 < len(self.serial) <= 64 and all(0x21 <= ord(c) <= 0x7E for c in self.serial)
+        if not serial_ok:
+            problems.append(f"serial {self.serial!r}: 1-64 printable characters, no spaces")
+        if not 1 <= self.buttons <= logic.MAX_BUTTONS:
+            problems.append(f"buttons {self.buttons}: 1 to {logic.MAX_BUTTONS}")
+        if self.offset_us < 0:
+            problems.append(f"offset_us {self.offset_us}: device time counts up from boot (>= 0)")
+        if not -1000.0 <= self.drift_ppm <= 1000.0:
+            problems.append(f"drift_ppm {self.drift_ppm}: a clock is within ±1000 ppm")
+        if not 0 <= self.debounce_us <= 10_000_000:
+            problems.append(f"debounce_us {self.debounce_us}: 0 to 10 s")
+        if not 1 <= self.sample_us <= 100_000:
+            problems.append(f"sample_us {self.sample_us}: the timer ticks in 1 µs (1 to 100,000)")
+        if self.bounce_us < 0 or self.hold_ms <= 0:
+            problems.append("bounce_us >= 0 and hold_ms > 0")
+        if self.ring_size < 1:
+            problems.append(f"ring_size {self.ring_size}: at least 1")
+        for name, tr in (("to_host", self.to_host), ("to_device", self.to_device)):
+            delays = (tr.base_us, tr.jitter_us, tr.spike_us, tr.frame_us, tr.latency_timer_us)
+            if min(*delays, tr.uniform_us) < 0:
+                problems.append(f"{name}: delays cannot be negative")
+            if not (
+                0 <= tr.spike_prob <= 1 and 0 <= tr.drop_rate <= 1 and 0 <= tr.corrupt_rate <= 1
+            ):
+                problems.append(f"{name}: probabilities are 0 to 1")
+        if problems:
+            raise ValueError("not a device a board could be: " + "; ".join(problems))
 
 
 def _boot_id(rng: random.Random) -> str:
@@ -119,6 +158,9 @@ class SimDevice:
         self.generation = 0
         self.plugs = 0
         self.events: list[tuple[int, int, int, int]] = []  # (seq, button, t_us, flags) made
+        self.rewrites: list[tuple[str, Callable[[list[str]], list[str]]]] = []
+        self.outbuf = b""  # bytes the host's side had no room for yet
+        self.flush_due = False
         self.pending_edges: dict[int, list[tuple[int, bool]]] = {}
         self.device = self._new_logic()
 
@@ -169,10 +211,13 @@ class SimDevice:
         self.generation += 1
         self.plugs += 1
         self.out_due = self.in_due = 0
+        self.outbuf = b""  # what was in flight when unplugged is gone
+        self.flush_due = False
         self.device.assembler = logic.LineAssembler()
         return self.path
 
     def unplug(self) -> None:
+        self.outbuf = b""
         for fd in (self.master, self.slave):
             if fd is not None:
                 with contextlib.suppress(OSError):
@@ -345,6 +390,17 @@ class Simulator:
             else:
                 dev.damage_next_presses += n
 
+    def inject(self, dev: SimDevice, body: str) -> None:
+        """Send a line the device's logic did not make (a hostile or broken device),
+        framed and checksummed, through the device's transport."""
+        self.call(lambda: self._send(dev, [logic.frame(body)]))
+
+    def rewrite_next(self, dev: SimDevice, kind: str, fn: Callable[[list[str]], list[str]]) -> None:
+        """Rewrite the fields of the next line of ``kind`` (e.g. ``"PONG"``) the
+        device sends; the checksum is made afresh (a well-formed lie)."""
+        with self._lock:
+            dev.rewrites.append((kind, fn))
+
     def call(self, fn: Callable[[], None], at_ns: int | None = None) -> None:
         """Run ``fn`` on the simulator thread (at ``at_ns``, default now)."""
         self._schedule(self.clock() if at_ns is None else at_ns, fn)
@@ -457,6 +513,7 @@ class Simulator:
         now = self.clock() if at_ns is None else at_ns
         tr = dev.config.to_host
         for line in lines:
+            line = self._rewrite(dev, line)
             if self.on_line is not None:
                 self.on_line(dev, line)
             if not dev.plugged:
@@ -471,10 +528,48 @@ class Simulator:
             def write(data: bytes = data, gen: int = gen) -> None:
                 if dev.generation != gen or dev.master is None:
                     return
-                with contextlib.suppress(BlockingIOError, OSError):
-                    os.write(dev.master, data)
+                dev.outbuf += data
+                self._flush(dev)
 
             self._schedule(due, write)
+
+    def _flush(self, dev: SimDevice) -> None:
+        """Write what the host has room for; the rest waits (USB flow control: a
+        device whose host does not read blocks, it does not lose bytes)."""
+        if dev.master is None or not dev.outbuf:
+            return
+        try:
+            n = os.write(dev.master, dev.outbuf)
+        except BlockingIOError:
+            n = 0
+        except OSError:
+            dev.outbuf = b""
+            return
+        dev.outbuf = dev.outbuf[n:]
+        if dev.outbuf and not dev.flush_due:
+            dev.flush_due = True
+            gen = dev.generation
+
+            def again() -> None:
+                dev.flush_due = False
+                if dev.generation == gen:
+                    self._flush(dev)
+
+            self._schedule(self.clock() + 1_000_000, again)
+
+    def _rewrite(self, dev: SimDevice, line: bytes) -> bytes:
+        if not dev.rewrites:
+            return line
+        body = logic.unframe(line[:-1])
+        if body is None:
+            return line
+        fields = body.split(" ")
+        with self._lock:
+            for i, (kind, fn) in enumerate(dev.rewrites):
+                if fields[0] == kind:
+                    del dev.rewrites[i]
+                    return logic.frame(" ".join(fn(fields)))
+        return line
 
     # ------------------------------------------------------------------ stable names
 
@@ -494,3 +589,169 @@ class Simulator:
             return
         with contextlib.suppress(FileNotFoundError):
             (self.link_dir / f"tadaa-{dev.config.serial}").unlink()
+
+
+# --------------------------------------------------------------------------- fuzzing
+
+
+def fuzz_line(rng: random.Random, boot: str, valid: list[bytes]) -> bytes:
+    """One hostile line (with its newline) of a random kind: raw bytes, a valid
+    line with damaged bytes, or a *well-formed* line (good checksum) whose fields
+    are random: tokens, huge or negative numbers, wrong counts, other boot ids."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        n = rng.randrange(0, 200)
+        return bytes(rng.randrange(256) for _ in range(n)).replace(b"\n", b"") + b"\n"
+    if kind == 1:
+        line = bytearray(rng.choice(valid))
+        for _ in range(rng.randrange(1, 4)):
+            line[rng.randrange(len(line) - 1)] = rng.randrange(256)
+        return bytes(line).replace(b"\n", b"")[:200] + b"\n"
+    numbers = [
+        "0",
+        "1",
+        "-1",
+        str(rng.randrange(1 << 20)),
+        str(rng.randrange(1 << 64)),
+        str(1 << 62),
+        "9" * rng.randrange(1, 30),
+        "1e9",
+        "0x10",
+        "",
+    ]
+    other = f"{rng.getrandbits(32):08X}"
+    head = rng.choice(["P", "HB", "PONG", "HELLO", "OK", "ERR", "P", "HB", "X", ""])
+    fields = [head, rng.choice([boot, boot, other, "ZZZZZZZZ", ""])]
+    for _ in range(rng.randrange(0, 9)):
+        fields.append(rng.choice([*numbers, "8", "F", "ARM", "CRC", "é", "a b"]))
+    body = " ".join(fields)
+    body = "".join(c for c in body if 0x20 <= ord(c) <= 0x7E)[: logic.MAX_LINE - 6]
+    return logic.frame(body)
+
+
+# --------------------------------------------------------------------------- simulated time
+
+
+@dataclass
+class SyncedPress:
+    true_ns: int
+    host_ns: int
+    uncertainty_ns: int
+    device_us: int
+
+
+def simulate_sync(
+    seed: int,
+    out: Transport,
+    back: Transport,
+    press_at_ns: list[int],
+    *,
+    ppm: float | None = None,
+    offset_us: int | None = None,
+    sample_us: int = 1,
+    fast: Callable[[int], bool] | None = None,
+    clock_sync: Callable[[], Any] | None = None,
+    schedule: Callable[[int, int, random.Random], int] | None = None,
+) -> tuple[list[SyncedPress], Any]:
+    """One device from plug-in (t = 0), in simulated time, with the hub's ping
+    schedule (``link``: a burst, then ``FAST_PING_NS`` for ``FAST_AFTER_CONNECT_NS``
+    and while ``fast(t)``, else ``PING_EVERY_NS``) and the real ``ClockSync``.
+
+    Each press (true host instants ``press_at_ns``, sorted) is stamped at the
+    device's next sampling instant, travels ``back`` like any line, and is mapped
+    with the estimate of its arrival, as the hub does. Returns the mapped presses
+    and the ``ClockSync``.
+    """
+    from companion.hardware import link
+    from companion.hardware.clocksync import ClockSync, SyncSample
+
+    rng = random.Random(seed)
+    drift = rng.uniform(-100, 100) if ppm is None else ppm
+    offset = rng.randrange(10**10) if offset_us is None else offset_us
+
+    def dev_us(t_ns: float) -> float:
+        return offset + t_ns / 1000.0 * (1 + drift * 1e-6)
+
+    cs = clock_sync() if clock_sync is not None else ClockSync()
+    presses = sorted(press_at_ns)
+    arrivals = [back.delay_ns(rng, p + 20_000, 0) for p in presses]  # framing, USB write
+    order = sorted(range(len(presses)), key=lambda i: arrivals[i])
+    mapped: list[SyncedPress] = []
+    t = 0.0
+    sent_pings = 0
+    k = 0
+    while k < len(order):
+        sent = int(t)
+        at_dev = out.delay_ns(rng, sent, 0)
+        recv = back.delay_ns(rng, at_dev, 0)
+        # Presses whose line arrives before this pong are mapped with what was known.
+        while k < len(order) and arrivals[order[k]] <= recv:
+            p_ns = presses[order[k]]
+            k += 1
+            est = cs.estimate
+            if est is None:
+                continue  # (the hub holds such presses for the first samples)
+            stamp = math.ceil(dev_us(p_ns) / sample_us) * sample_us
+            half = sample_us * 500.0
+            host, unc = est.to_host(stamp, extra_ns=half)
+            mapped.append(SyncedPress(p_ns, round(host - half), unc, stamp))
+        cs.add(SyncSample(sent, recv, math.floor(dev_us(at_dev))))
+        sent_pings += 1
+        hurry = recv < link.FAST_AFTER_CONNECT_NS or (fast is not None and fast(recv))
+        if schedule is not None:  # another schedule (a benchmark's baseline)
+            gap = schedule(sent_pings, recv, rng)
+        else:
+            gap = link.ping_gap_ns(sent_pings, hurry, rng)
+        t = recv + gap + rng.uniform(0, 5e6)  # the hub's 5 ms tick
+    return mapped, cs
+
+
+def fuzz_hub(n: int, seed: int) -> dict[str, int]:
+    """Feed ``n`` fuzzed lines into one link of a hub, the reader's own path from
+    bytes on (no reader thread: the test is the reader; a pty takes the hub's
+    answers). Returns the counts: every line handled or counted, and how."""
+    import pty
+
+    import serial
+
+    from companion.hardware.link import DeviceLink, TadaaHub
+
+    master, slave = pty.openpty()
+    stop = threading.Event()
+
+    def drain() -> None:  # the device side: swallow the hub's commands
+        while not stop.is_set():
+            try:
+                os.read(master, 65536)
+            except OSError:
+                return
+
+    t = threading.Thread(target=drain, daemon=True)
+    t.start()
+    hub = TadaaHub(ports=lambda: [])
+    ser = serial.Serial(os.ttyname(slave), 115200, timeout=0.1, write_timeout=0.5)
+    link = DeviceLink(hub, os.ttyname(slave), ser)
+    boot = "0BADC0DE"
+    reader = link.thread
+    reader.data_received(logic.frame(f"HELLO 1 1.0.0 8 {boot} FUZZ 30000 0"))
+    rng = random.Random(seed)
+    valid = [logic.frame(f"P {boot} 1 1 5 0"), logic.frame(f"HB {boot} 5 1 0 1")]
+    handled_before = hub.lines_handled
+    batch = 1000
+    for start in range(0, n, batch):
+        data = b"".join(fuzz_line(rng, boot, valid) for _ in range(min(batch, n - start)))
+        reader.data_received(data)
+    stats = reader.parser.stats
+    counts = {
+        "lines": stats.lines - 1 + stats.overlong,
+        "parse_errors": stats.errors,
+        "handled": hub.lines_handled - handled_before,
+        "exceptions": hub.bugs,
+        "protocol_errors": hub.devices["FUZZ"].protocol_errors,
+        "worst_work": hub.worst_work,
+    }
+    stop.set()
+    ser.close()
+    os.close(slave)
+    os.close(master)
+    return counts

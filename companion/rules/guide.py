@@ -92,6 +92,11 @@ class Guide(ABC, Generic[S]):
     summary: ClassVar[str] = ""
     """The rules on one screen (English, marked with ``N_``), shown by ``?`` / F1."""
 
+    start_player_entry: ClassVar[tuple[str, str] | None] = None
+    """(action type, field) of the log entry naming the start player, for the history's
+    query, which reads thousands of sessions without replaying them; it must agree with
+    ``start_player(state)`` (each game's tests check both)."""
+
     @abstractmethod
     def phase(self, state: S) -> str:
         """A stable id of the current phase (``"roll"``, ``"ballot"``, ``"over"``…)."""

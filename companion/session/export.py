@@ -29,10 +29,11 @@ import csv
 import io
 import json
 import os
+import re
 import tempfile
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,14 @@ from typing import Any
 from companion.games import find_game
 from companion.rules.base import N_, Outcome, Player, RuleError
 from companion.session.log import ReplayError, replay
-from companion.session.results import BULK, SessionResult, local_time, session_results
-from companion.session.store import ENTRY_KINDS, Entry, SessionRow, Store
+from companion.session.results import (
+    BULK,
+    SessionResult,
+    local_time,
+    parse_time,
+    session_results,
+)
+from companion.session.store import ENTRY_KINDS, Entry, SessionRow, Store, StoreError
 
 FORMAT_NAME = "companion-session"
 MULTI_FORMAT_NAME = "companion-sessions"
@@ -293,6 +300,8 @@ class ExportFile:
 
     multi: bool
     sessions: list[tuple[SessionRow, list[Entry]]]
+    refused: list[ExportError] = field(default_factory=list)
+    """With ``skip_bad``: the sessions of the file that could not be read, with why."""
 
 
 def parse_document(text: str, source: str = "the file") -> list[tuple[SessionRow, list[Entry]]]:
@@ -300,10 +309,109 @@ def parse_document(text: str, source: str = "the file") -> list[tuple[SessionRow
     return parse_export(text, source).sessions
 
 
-def parse_export(text: str, source: str = "the file") -> ExportFile:
-    """Parse an export (either form), or ``ExportError`` saying where it is wrong."""
+MAX_DEPTH = 64
+"""Deepest nesting of lists and objects an import file may have (ours reach about 8)."""
+MAX_DIGITS = 40
+"""Longest integer an import file may write (64-bit needs 19 digits)."""
+MAX_TEXT = 1_000_000
+"""Longest text value in an import file (a Shadow Cats roster rides in a payload)."""
+MAX_NAME = 1_000
+"""Longest player id, name, colour or birth date."""
+INT64 = 2**63
+MAX_ID = 100
+"""Longest session id (ours are 36-character uuids)."""
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+class _Hooks:
+    """The decoder's hooks for one file: each refusal is an ``ExportError`` naming it."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def integer(self, text: str) -> int:
+        if len(text.lstrip("-")) > MAX_DIGITS:
+            raise ExportError(
+                N_("{source} contains a number with more than {digits} digits."),
+                source=self.source,
+                digits=MAX_DIGITS,
+            )
+        return int(text)
+
+    def real(self, text: str) -> float:
+        value = float(text)
+        if value in (float("inf"), float("-inf")):
+            raise ExportError(
+                N_("{source} contains a number too large for a float."), source=self.source
+            )
+        return value
+
+    def constant(self, text: str) -> Any:
+        raise ExportError(
+            N_("{source} contains {value}, which JSON does not allow."),
+            source=self.source,
+            value=text,
+        )
+
+    def pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            seen: set[str] = set()
+            for key, _value in pairs:
+                if key in seen:
+                    raise ExportError(
+                        N_("{source} has the key {key} twice in one object."),
+                        source=self.source,
+                        key=json.dumps(key, ensure_ascii=False),
+                    )
+                seen.add(key)
+        return out
+
+
+def _depth(text: str) -> int:
+    """Deepest bracket nesting outside strings, found without recursion."""
+    deepest = depth = 0
+    for match in _BRACKETS.finditer(_STRINGS.sub("", text)):
+        if match.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_DEPTH:
+                return deepest
+        else:
+            depth -= 1
+    return deepest
+
+
+def parse_export(text: str, source: str = "the file", *, skip_bad: bool = False) -> ExportFile:
+    """Parse an export (either form), or ``ExportError`` saying where it is wrong.
+
+    The text is bounded before it is decoded: nesting deeper than ``MAX_DEPTH``
+    (the decoder recurses), integers longer than ``MAX_DIGITS`` (Python refuses
+    over 4,300 digits with a ValueError), NaN, Infinity and duplicate keys are all
+    refusals naming the file.
+    """
+    if _depth(text) > MAX_DEPTH:
+        raise ExportError(
+            N_("{source} is nested more than {depth} levels deep, so not a companion export."),
+            source=source,
+            depth=MAX_DEPTH,
+        )
+    hooks = _Hooks(source)
     try:
-        data = json.loads(text)
+        data = json.loads(
+            text,
+            parse_int=hooks.integer,
+            parse_float=hooks.real,
+            parse_constant=hooks.constant,
+            object_pairs_hook=hooks.pairs,
+        )
+    except RecursionError:
+        raise ExportError(
+            N_("{source} is nested more than {depth} levels deep, so not a companion export."),
+            source=source,
+            depth=MAX_DEPTH,
+        ) from None
     except json.JSONDecodeError as exc:
         raise ExportError(
             N_("{source} is not valid JSON (line {line}, column {column}: {problem})."),
@@ -356,19 +464,36 @@ def parse_export(text: str, source: str = "the file") -> ExportFile:
     if not isinstance(sessions, list):
         raise ExportError(N_('{source}: "sessions" must be a list.'), source=source)
     out = []
+    refused: list[ExportError] = []
+    seen: dict[str, str] = {}
     for i, item in enumerate(sessions):
         where = f"sessions[{i}]"
-        if not isinstance(item, dict):
-            raise ExportError(_MUST_BE_OBJECT, source=source, where=where)
-        if item.get("format", FORMAT_NAME) != FORMAT_NAME:
-            raise ExportError(
-                N_('{source}: {where}.format must be "{name}".'),
-                source=source,
-                where=where,
-                name=FORMAT_NAME,
-            )
-        out.append(_parse_session(item, source, where + "."))
-    return ExportFile(True, out)
+        try:
+            if not isinstance(item, dict):
+                raise ExportError(_MUST_BE_OBJECT, source=source, where=where)
+            if item.get("format", FORMAT_NAME) != FORMAT_NAME:
+                raise ExportError(
+                    N_('{source}: {where}.format must be "{name}".'),
+                    source=source,
+                    where=where,
+                    name=FORMAT_NAME,
+                )
+            parsed = _parse_session(item, source, where + ".")
+            if parsed[0].id in seen:
+                raise ExportError(
+                    N_("{source}: {where}.id is the same session as {other}."),
+                    source=source,
+                    where=where,
+                    other=seen[parsed[0].id],
+                )
+            seen[parsed[0].id] = where
+        except ExportError as exc:
+            if not skip_bad:
+                raise
+            refused.append(exc)
+            continue
+        out.append(parsed)
+    return ExportFile(True, out, refused)
 
 
 def _field(
@@ -379,6 +504,7 @@ def _field(
     where: str,
     *,
     optional: bool = False,
+    limit: int = MAX_TEXT,
 ) -> Any:
     if name not in data or data[name] is None:
         if optional:
@@ -390,6 +516,94 @@ def _field(
     if not isinstance(value, kind):
         template = _EXPECTED.get(kind if isinstance(kind, type) else dict, _EXPECTED[dict])
         raise ExportError(template, source=source, where=where + name)
+    _bounded(value, source, where + name, limit)
+    return value
+
+
+_SCALARS = (float, bool, type(None))
+
+
+def _bounded(value: Any, source: str, where: str, limit: int = MAX_TEXT) -> None:
+    """Every text at most ``limit`` long, every integer within 64 bits (the store's).
+
+    A flat walk first (no recursion, no place names: it is on every entry of every
+    import and export); only when it finds something is the value walked again
+    to name the exact place.
+    """
+    kind = type(value)
+    if kind is str:
+        if len(value) <= limit and "\x00" not in value:
+            return
+    elif kind is int:
+        if -INT64 <= value < INT64:
+            return
+    elif kind in _SCALARS:
+        return
+    stack = [value]
+    pop, many = stack.pop, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) > limit or "\x00" in item:
+                break
+        elif kind is int:
+            if not -INT64 <= item < INT64:
+                break
+        elif kind is dict:
+            many(item)
+            many(item.values())
+        elif kind is list:
+            many(item)
+        elif kind not in _SCALARS:
+            # a subclass (never from json.loads): the slow path names it
+            break
+    else:
+        return
+    _bounded_place(value, source, where, limit)
+
+
+def _bounded_place(value: Any, source: str, where: str, limit: int = MAX_TEXT) -> None:
+    """``_bounded``, naming the place of the first value out of bounds."""
+    if isinstance(value, str):
+        if len(value) > limit or "\x00" in value:
+            raise ExportError(
+                N_("{source}: {where}: text longer than {limit} characters or with a NUL."),
+                source=source,
+                where=where,
+                limit=limit,
+            )
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if not -INT64 <= value < INT64:
+            raise ExportError(
+                N_("{source}: {where}: {value} does not fit in 64 bits."),
+                source=source,
+                where=where,
+                value=value,
+            )
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _bounded_place(key, source, where)
+            _bounded_place(item, source, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _bounded_place(item, source, f"{where}[{i}]")
+
+
+def _moment(value: str, source: str, where: str) -> str:
+    """An ISO 8601 time the history can sort, show and convert (``parse_time``)."""
+    try:
+        moment = parse_time(value)
+        if not 1970 <= moment.year <= 9999:
+            raise ValueError(value)
+        local_time(value)
+    except (ValueError, OverflowError, OSError):
+        raise ExportError(
+            N_("{source}: {where}: {value} is not a date and time like 2026-11-29T20:15:00Z."),
+            source=source,
+            where=where,
+            value=json.dumps(value[:40], ensure_ascii=False),
+        ) from None
     return value
 
 
@@ -399,7 +613,26 @@ def _parse_session(
     sid = _field(data, "id", str, source, where)
     if not sid.strip():
         raise ExportError(N_("{source}: {where} is empty."), source=source, where=where + "id")
+    if len(sid) > MAX_ID or sid != sid.strip() or not sid.isprintable():
+        raise ExportError(
+            N_("{source}: {where}: a session id is at most {limit} printable characters."),
+            source=source,
+            where=where + "id",
+            limit=MAX_ID,
+        )
     game = _field(data, "game", str, source, where)
+    try:
+        known = find_game(game).id
+    except RuleError:
+        known = None
+    if known != game:
+        raise ExportError(
+            N_("{source}: {where}: {found} is not a game id of this companion{hint}."),
+            source=source,
+            where=where + "game",
+            found=json.dumps(game[:40], ensure_ascii=False),
+            hint=f" ({known})" if known else "",
+        )
     options = _field(data, "options", dict, source, where)
     raw_players = _field(data, "players", list, source, where)
     players = []
@@ -407,13 +640,21 @@ def _parse_session(
         pw = f"{where}players[{i}]."
         if not isinstance(p, dict):
             raise ExportError(_MUST_BE_OBJECT, source=source, where=pw[:-1])
-        _field(p, "id", str, source, pw)
-        _field(p, "name", str, source, pw)
-        _field(p, "colour", str, source, pw, optional=True)
-        _field(p, "birth_date", str, source, pw, optional=True)
+        _field(p, "id", str, source, pw, limit=MAX_NAME)
+        _field(p, "name", str, source, pw, limit=MAX_NAME)
+        _field(p, "colour", str, source, pw, optional=True, limit=MAX_NAME)
+        _field(p, "birth_date", str, source, pw, optional=True, limit=MAX_NAME)
         players.append(Player.from_json(p))
-    started = _field(data, "started_at", str, source, where)
+    if not players or len({p.id for p in players}) != len(players):
+        raise ExportError(
+            N_("{source}: {where}: players must be a non-empty list with distinct ids."),
+            source=source,
+            where=where + "players",
+        )
+    started = _moment(_field(data, "started_at", str, source, where), source, where + "started_at")
     ended = _field(data, "ended_at", str, source, where, optional=True)
+    if ended is not None:
+        _moment(ended, source, where + "ended_at")
     status = _field(data, "status", str, source, where, optional=True) or (
         "finished" if ended else "active"
     )
@@ -434,7 +675,7 @@ def _parse_session(
         if not isinstance(e, dict):
             raise ExportError(_MUST_BE_OBJECT, source=source, where=ew[:-1])
         seq = _field(e, "seq", int, source, ew)
-        if seq <= last:
+        if seq <= last or seq >= INT64:
             raise ExportError(
                 N_(
                     "{source}: {where} {seq} does not follow {last}: entries "
@@ -456,7 +697,7 @@ def _parse_session(
                 found=json.dumps(kind, ensure_ascii=False),
             )
         payload = _field(e, "payload", dict, source, ew)
-        at = _field(e, "at", str, source, ew)
+        at = _moment(_field(e, "at", str, source, ew), source, ew + "at")
         mono_ns = _field(e, "mono_ns", int, source, ew)
         entries.append(Entry(seq, kind, payload, at, mono_ns))
     row = SessionRow(
@@ -477,7 +718,7 @@ def read_export(path: str | os.PathLike[str]) -> list[tuple[SessionRow, list[Ent
     return read_export_file(path).sessions
 
 
-def read_export_file(path: str | os.PathLike[str]) -> ExportFile:
+def read_export_file(path: str | os.PathLike[str], *, skip_bad: bool = False) -> ExportFile:
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -495,7 +736,7 @@ def read_export_file(path: str | os.PathLike[str]) -> ExportFile:
         raise ExportError(
             N_("{path} is not UTF-8 text, so not a companion export."), path=str(p)
         ) from exc
-    return parse_export(text, str(p))
+    return parse_export(text, str(p), skip_bad=skip_bad)
 
 
 # --------------------------------------------------------------------------- replay
@@ -566,36 +807,58 @@ class ReplayFailed(ExportError):
 class ImportReport:
     added: list[str]
     skipped: list[str]
+    extended: list[str] = field(default_factory=list)
+    """Sessions already present whose newer export brought new entries (appended)."""
+    refused: list[ExportError | StoreError] = field(default_factory=list)
+    """With ``skip_bad``: the sessions left out, each with its reason."""
 
     @property
     def total(self) -> int:
-        return len(self.added) + len(self.skipped)
+        return len(self.added) + len(self.skipped) + len(self.extended)
 
 
 def import_sessions(
-    store: Store, items: Sequence[tuple[SessionRow, Sequence[Entry]]]
+    store: Store,
+    items: Sequence[tuple[SessionRow, Sequence[Entry]]],
+    *,
+    skip_bad: bool = False,
+    refused: Sequence[ExportError] = (),
 ) -> ImportReport:
     """Replay every session, then insert them all in one transaction.
 
     Raises ``ImportRefused`` (nothing written) on the first session that does not
-    replay. Outcome, end time and status are recomputed from the replay: the stored
-    history always agrees with the log.
+    replay, ``ImportConflict`` on one whose stored log disagrees with the file's.
+    With ``skip_bad`` those sessions are left out and listed in the report instead,
+    and the others are imported. Outcome, end time and status are recomputed from
+    the replay: the stored history always agrees with the log. A session already
+    stored is skipped, or extended with its new entries (see
+    ``Store.import_sessions``).
     """
+    left_out: list[ExportError | StoreError] = list(refused)
     ready: list[tuple[SessionRow, Sequence[Entry]]] = []
     for row, entries in items:
         try:
-            replayed = replay_session(row, entries)
-        except ReplayError as err:
-            raise ImportRefused(row.id, err.index, err.seq, err.error) from err
+            try:
+                replayed = replay_session(row, entries)
+            except ReplayError as err:
+                raise ImportRefused(row.id, err.index, err.seq, err.error) from err
+            store.import_relation(row, entries)  # ImportConflict before anything is written
+        except (ImportRefused, StoreError) as exc:
+            if not skip_bad:
+                raise
+            left_out.append(exc)
+            continue
         ready.append((_row_after_replay(replayed), entries))
-    added: list[str] = []
-    skipped: list[str] = []
+    report = ImportReport([], [], [], left_out)
 
-    def note(row: SessionRow, inserted: bool) -> None:
-        (added if inserted else skipped).append(row.id)
+    def note(row: SessionRow, how: str) -> None:
+        {"added": report.added, "extended": report.extended, "skipped": report.skipped}[how].append(
+            row.id
+        )
 
-    store.import_sessions(ready, on_each=note)
-    return ImportReport(added, skipped)
+    if ready:
+        store.import_sessions(ready, on_each=note)
+    return report
 
 
 def _row_after_replay(replayed: Replayed) -> SessionRow:
@@ -620,9 +883,16 @@ def _row_after_replay(replayed: Replayed) -> SessionRow:
     )
 
 
-def import_file(store: Store, path: str | os.PathLike[str]) -> ImportReport:
-    """Import one export file, all or nothing (``ExportError`` / ``ImportRefused``)."""
-    return import_sessions(store, read_export(path))
+def import_file(
+    store: Store, path: str | os.PathLike[str], *, skip_bad: bool = False
+) -> ImportReport:
+    """Import one export file, all or nothing (``ExportError`` / ``ImportRefused``).
+
+    With ``skip_bad`` a many-session file's good sessions are imported and the
+    others listed in the report (a file that is not an export is still refused).
+    """
+    export = read_export_file(path, skip_bad=skip_bad)
+    return import_sessions(store, export.sessions, skip_bad=skip_bad, refused=export.refused)
 
 
 # --------------------------------------------------------------------------- CSV
@@ -806,8 +1076,52 @@ def export_text(
 
     ``single`` (default: exactly one id) chooses the one-session JSON form.
     """
+    with store.snapshot():
+        return _export_text(store, session_ids, fmt, lang, tz, exported_at, single)
+
+
+class NotExportable(ExportError):
+    """A stored session would not import back: the export is refused, naming it."""
+
+
+def check_exportable(store: Store, session_ids: Sequence[str]) -> None:
+    """Refuse (``NotExportable``) if a session would not import back as it is.
+
+    Each session is read back (damaged JSON is found), checked as ``import`` checks
+    a file, and replayed with the current rules. A backup that cannot be restored
+    is worse than none: it is refused before anything is written.
+    """
+    for sid in session_ids:
+        try:
+            row = store.session(sid)
+            entries = store.entries(row.id)
+            _parse_session(session_document(row, entries), "", "")
+            replay_session(row, entries)
+        except (StoreError, ExportError, ReplayError) as exc:
+            reason: Any = exc if isinstance(exc, StoreError | ExportError) else str(exc)
+            raise NotExportable(
+                N_(
+                    "Session {session} cannot be exported so that it imports back "
+                    "({reason}). Nothing was written; run 'companion check', or export "
+                    "the other sessions."
+                ),
+                session=sid,
+                reason=reason.render(None) if hasattr(reason, "render") else reason,
+            ) from exc
+
+
+def _export_text(
+    store: Store,
+    session_ids: Sequence[str],
+    fmt: str,
+    lang: str,
+    tz: tzinfo | None,
+    exported_at: str | None,
+    single: bool | None,
+) -> str:
     one = len(session_ids) == 1 if single is None else single
     if fmt == "json":
+        check_exportable(store, session_ids)
         if one and session_ids:
             items = load_sessions(store, session_ids[:1])
             return dumps_document(session_document(*items[0], exported_at=exported_at))

@@ -222,7 +222,9 @@ class Follower:
         try:
             version = store.data_version()
             if version != self._data_version:
-                self._follow_problem = self._follow(store)
+                # One read transaction: the session row and its entries agree.
+                with store.snapshot():
+                    self._follow_problem = self._follow(store)
                 self._data_version = version
             return self._follow_problem
         except sqlite3.OperationalError as exc:

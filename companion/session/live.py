@@ -12,6 +12,13 @@ Design decisions:
   actions by the caller; the rules never read them.
 * One lock serialises every mutation: the UI writer thread and a hardware reader
   thread may both record entries.
+* No seq counter lives here: the store computes every seq inside the write
+  transaction (``Store.append_next``). An action, undo or redo is computed from the
+  state as of the newest entry this session has seen; if the database holds a newer
+  one (a second window wrote it), the write is refused (``StaleSessionError``),
+  the session reloads what the other window wrote, and the host tries again. A
+  hardware entry does not depend on the state, so it is always written; if it
+  lands after entries this session had not seen, the session reloads them.
 """
 
 from __future__ import annotations
@@ -34,10 +41,17 @@ from companion.rules.base import (
 )
 from companion.session.clock import Clock, SystemClock
 
-__all__ = ["Change", "Clock", "LiveSession", "NothingToRedoError", "NothingToUndoError",
-           "SystemClock"]
+__all__ = [
+    "Change",
+    "Clock",
+    "LiveSession",
+    "NothingToRedoError",
+    "NothingToUndoError",
+    "StaleSessionError",
+    "SystemClock",
+]
 from companion.session.log import Stacks, fold
-from companion.session.store import Entry, SessionRow, Store
+from companion.session.store import Entry, SessionRow, StaleError, Store
 
 
 class NothingToUndoError(IllegalActionError):
@@ -46,6 +60,10 @@ class NothingToUndoError(IllegalActionError):
 
 class NothingToRedoError(IllegalActionError):
     """Redo with nothing undone since the last new action."""
+
+
+class StaleSessionError(IllegalActionError):
+    """Another window wrote to this session; it was reloaded and nothing was written."""
 
 
 @dataclass(frozen=True)
@@ -60,9 +78,16 @@ class Change:
 class LiveSession:
     """A running session bound to a store. Create with ``start`` or ``resume``."""
 
-    def __init__(self, store: Store, row: SessionRow, info: GameInfo, game: Game[Any],
-                 initial: Any, clock: Clock | None = None,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        row: SessionRow,
+        info: GameInfo,
+        game: Game[Any],
+        initial: Any,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
         self.store = store
         self.row = row
         self.info = info
@@ -73,14 +98,21 @@ class LiveSession:
         self._entries: list[Entry] = []
         self._stacks = Stacks.empty()
         self._states: list[Any] = [initial]
-        self._seq = 0
+        self._initial = initial
 
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def start(cls, store: Store, game_id: str, players: Sequence[Player],
-              options: Mapping[str, Any], *, clock: Clock | None = None,
-              rng: random.Random | None = None) -> LiveSession:
+    def start(
+        cls,
+        store: Store,
+        game_id: str,
+        players: Sequence[Player],
+        options: Mapping[str, Any],
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> LiveSession:
         """Check the setup, then create the session row. Bad setup writes nothing."""
         info = find_game(game_id)
         game = info.load()
@@ -91,21 +123,39 @@ class LiveSession:
         return cls(store, store.session(sid), info, game, initial, clock, rng)
 
     @classmethod
-    def resume(cls, store: Store, session_id: str, *, clock: Clock | None = None,
-               rng: random.Random | None = None) -> LiveSession:
+    def resume(
+        cls,
+        store: Store,
+        session_id: str,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ) -> LiveSession:
         """Rebuild a session from its log exactly as it was."""
         row = store.session(session_id)
         info = find_game(row.game)
         game = info.load()
         initial = game.setup(row.players, game.check_options(row.options))
         live = cls(store, row, info, game, initial, clock, rng)
-        entries = store.entries(row.id)
+        live._load(store.entries(row.id))
+        return live
+
+    def _load(self, entries: list[Entry]) -> None:
         # One pass: checks every entry (ReplayError if the log no longer applies)
         # and keeps the state stack for undo.
-        live._stacks, live._states = fold(game, initial, entries)
-        live._entries = entries
-        live._seq = entries[-1].seq if entries else 0
-        return live
+        self._stacks, self._states = fold(self.game, self._initial, entries)
+        self._entries = entries
+
+    def reload(self) -> None:
+        """Read the whole log again (another window wrote to it)."""
+        with self._lock:
+            self.row = self.store.session(self.id)
+            self._load(self.store.entries(self.id))
+
+    @property
+    def last_seq(self) -> int:
+        """The newest seq this session has seen (0 before the first entry)."""
+        return self._entries[-1].seq if self._entries else 0
 
     # ------------------------------------------------------------------ reading
 
@@ -180,11 +230,18 @@ class LiveSession:
     def record_hardware(self, payload: Mapping[str, Any], mono_ns: int | None = None) -> Entry:
         """Keep a raw hardware event (accepted or not) beside the actions."""
         with self._lock:
-            self._seq += 1
-            entry = self.store.append(self.id, self._seq, "hw", dict(payload),
-                                      mono_ns if mono_ns is not None
-                                      else self.clock.monotonic_ns(), at=self.clock.now())
-            self._entries.append(entry)
+            seen = self.last_seq
+            entry = self.store.append_next(
+                self.id,
+                "hw",
+                dict(payload),
+                mono_ns if mono_ns is not None else self.clock.monotonic_ns(),
+                at=self.clock.now(),
+            )
+            if entry.seq == seen + 1:
+                self._entries.append(entry)
+            else:  # another window wrote in between: take its entries too
+                self.reload()
             return entry
 
     def abandon(self) -> None:
@@ -192,17 +249,35 @@ class LiveSession:
         with self._lock:
             self.store.set_status(self.id, "abandoned")
 
-    def _commit(self, kind: str, payload: dict[str, Any], new_state: Any,
-                outcome: Outcome | None) -> Change:
+    def _commit(
+        self, kind: str, payload: dict[str, Any], new_state: Any, outcome: Outcome | None
+    ) -> Change:
         was_over = self.game.outcome(self.state) is not None
-        seq = self._seq + 1
-        entry = self.store.append(
-            self.id, seq, kind, payload, self.clock.monotonic_ns(),
-            outcome=outcome.to_json() if outcome is not None else None,
-            reopen=was_over and outcome is None, at=self.clock.now())
+        try:
+            entry = self.store.append_next(
+                self.id,
+                kind,
+                payload,
+                self.clock.monotonic_ns(),
+                after=self.last_seq,
+                outcome=outcome.to_json() if outcome is not None else None,
+                reopen=was_over and outcome is None,
+                at=self.clock.now(),
+            )
+        except StaleError as exc:
+            self.reload()
+            raise StaleSessionError(
+                N_(
+                    "This session was changed in another window; it was reloaded and "
+                    "nothing was saved. Look at the screen and try again."
+                )
+            ) from exc
         # Committed: only now does memory change.
-        self._seq = seq
         self._entries.append(entry)
+        if outcome is not None and not was_over:
+            from companion.session.backup import auto_backup  # deferred: rarely needed
+
+            auto_backup(self.store)  # the game just ended: at most one backup a day
         problem = self._stacks.push(entry)
         if problem:  # pragma: no cover - undo/redo checked their stacks above
             raise RuntimeError(problem)

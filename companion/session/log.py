@@ -66,8 +66,9 @@ class Stacks:
         return None
 
 
-def replay(game: Game[Any], players: Sequence[Player], options: dict[str, Any],
-           entries: Sequence[Entry]) -> tuple[Any, Outcome | None]:
+def replay(
+    game: Game[Any], players: Sequence[Player], options: dict[str, Any], entries: Sequence[Entry]
+) -> tuple[Any, Outcome | None]:
     """Re-apply a whole log with the current rules: ``(state, outcome)``.
 
     Raises ``ReplayError`` naming the first entry that breaks the rules. Every

@@ -23,16 +23,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from companion.games import find_game
 from companion.rules.base import RuleError
-from companion.session.store import Store
-
-START_PLAYER_KEYS = ("start_player", "first_player", "starting_player", "first")
-"""Payload fields of a game's first action that name who starts (if the game logs it)."""
-START_PLAYER_ACTIONS = ("choose-first-player",)
-"""First actions whose ``player`` field is the start player (Meeple Circus)."""
+from companion.session.store import DamagedError, Store
 
 
 def player_key(name: str) -> str:
@@ -179,9 +175,18 @@ def build_result(
     starter: Any,
     options_json: str | None = None,
 ) -> SessionResult:
-    """One result from a row of ``_SELECT`` (``starter``: the first action's start player)."""
-    players = [(str(p["id"]), str(p["name"])) for p in json.loads(players_json)]
-    outcome = json.loads(outcome_json) if outcome_json else None
+    """One result from a row of ``_select()`` (``starter``: the first action's start player).
+
+    ``DamagedError`` if the stored JSON cannot be read (a damaged page).
+    """
+    try:
+        players = [(str(p["id"]), str(p["name"])) for p in json.loads(players_json)]
+        outcome = json.loads(outcome_json) if outcome_json else None
+        if outcome is not None and not isinstance(outcome, dict):
+            raise TypeError("outcome")
+        parse_time(started)
+    except (ValueError, TypeError, KeyError, RecursionError) as exc:
+        raise DamagedError(str(sid), "players/outcome/started_at", str(exc)) from None
     finished = status == "finished" and outcome is not None
     ranks = (
         ranks_from_outcome(outcome, [pid for pid, _n in players]) if finished and outcome else {}
@@ -256,21 +261,40 @@ def utc_bound(day: date, tz: tzinfo | None = None) -> str:
     return aware.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
-_STARTER = (
-    "CASE WHEN json_extract(e.payload, '$.type') IN ("
-    + ", ".join(f"'{t}'" for t in START_PLAYER_ACTIONS)
-    + ") THEN json_extract(e.payload, '$.player') ELSE coalesce("
-    + ", ".join(f"json_extract(e.payload, '$.{key}')" for key in START_PLAYER_KEYS)
-    + ") END"
-)
-_SELECT = (
-    "SELECT s.id, s.game, s.players, s.started_at, s.ended_at, s.outcome, s.status, "
-    "(SELECT e.at FROM entries e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), "
-    f"(SELECT {_STARTER} FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
-    "ORDER BY e.seq LIMIT 1), "
-    "s.options "
-    "FROM sessions s"
-)
+def _starter_sql() -> str:
+    """The start player of ``s``, from the log entry each game's guide names
+    (``Guide.start_player_entry``: action type and field) — no key is guessed. The
+    newest such action counts (a first player chosen again after an undo)."""
+    from companion.games import GAMES
+
+    types, fields = [], []
+    for info in GAMES:
+        guide = info.guide
+        entry = guide.start_player_entry if guide is not None else None
+        if entry is not None:
+            kind, name = entry
+            types.append(f"WHEN '{info.id}' THEN '{kind}'")
+            fields.append(f"WHEN '{info.id}' THEN '$.{name}'")
+    if not types:
+        return "NULL"
+    return (
+        "(SELECT json_extract(e.payload, CASE s.game " + " ".join(fields) + " END) "
+        "FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
+        "AND json_extract(e.payload, '$.type') = CASE s.game " + " ".join(types) + " END "
+        "ORDER BY e.seq DESC LIMIT 1)"
+    )
+
+
+@cache
+def _select() -> str:
+    """The history's one query (built on first use: it asks every game's guide)."""
+    return (
+        "SELECT s.id, s.game, s.players, s.started_at, s.ended_at, s.outcome, s.status, "
+        "(SELECT e.at FROM entries e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), "
+        f"{_starter_sql()}, "
+        "s.options "
+        "FROM sessions s"
+    )
 
 
 def _fold(value: object) -> str | None:
@@ -329,10 +353,16 @@ def query_results(
         # Page first, then look into the log: SQLite would otherwise compute the
         # per-session sub-selects for every matching row before sorting.
         page = f"SELECT s.* FROM sessions s{where}{order} LIMIT {int(limit)} OFFSET {int(offset)}"
-        sql = _SELECT.replace("FROM sessions s", f"FROM ({page}) s") + order
+        sql = _select().replace("FROM sessions s", f"FROM ({page}) s") + order
     else:
-        sql = _SELECT + where + order
-    return [build_result(*row) for row in store.conn.execute(sql, args)]
+        sql = _select() + where + order
+    out = []
+    for row in store.conn.execute(sql, args):
+        try:
+            out.append(build_result(*row))
+        except DamagedError as exc:  # listed apart by ``companion check``; the rest is shown
+            store.damaged[exc.session_id] = exc
+    return out
 
 
 def count_results(store: Store, flt: HistoryFilter | None = None, tz: tzinfo | None = None) -> int:
@@ -349,7 +379,7 @@ BULK = 200
 def session_results(store: Store, session_ids: Sequence[str]) -> list[SessionResult]:
     """Results of the given sessions, in the given order (ids or unique prefixes)."""
     if len(session_ids) >= BULK:
-        by_id = {row[0]: row for row in store.conn.execute(_SELECT)}
+        by_id = {row[0]: row for row in store.conn.execute(_select())}
         out = []
         for sid in session_ids:
             row = by_id.get(sid)
@@ -360,7 +390,7 @@ def session_results(store: Store, session_ids: Sequence[str]) -> list[SessionRes
     results = []
     for sid in session_ids:
         full = store.session(sid).id  # accepts a unique prefix; StoreError if unknown
-        found = store.conn.execute(_SELECT + " WHERE s.id = ?", (full,)).fetchone()
+        found = store.conn.execute(_select() + " WHERE s.id = ?", (full,)).fetchone()
         results.append(build_result(*found))
     return results
 

@@ -14,22 +14,360 @@ Design decisions:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import stat
 import threading
 import time
 import uuid
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.rules.base import Player
+from companion.rules.base import N_, Player
 
 
 class StoreError(Exception):
-    """The database cannot be used; the message says why and what to do."""
+    """The database cannot be used; the message says why and what to do.
+
+    Like ``RuleError``: an English template (marked ``N_``) and its parameters;
+    ``render(_)`` gives it in the host's language, ``str()`` in English.
+    """
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(self.render())
+
+    def render(self, gettext: Callable[[str], str] | None = None) -> str:
+        text = gettext(self.template) if gettext is not None else self.template
+        params = {
+            k: (gettext(v) if gettext is not None and v in PROBLEMS else v)
+            for k, v in self.params.items()
+        }
+        for candidate in (text, self.template):
+            try:
+                return candidate.format(**params)
+            except (KeyError, IndexError, ValueError):
+                continue
+        return self.template
+
+
+class WriteError(StoreError, sqlite3.OperationalError):
+    """A write was refused by the disk or the lock; nothing of it was saved.
+
+    Also an ``sqlite3.OperationalError``, so callers that caught SQLite's own error
+    still do; ``render(_)`` names the cause ("the disk is full") for the host.
+    """
+
+    def __init__(self, exc: sqlite3.Error) -> None:
+        self.problem = db_problem(exc)
+        super().__init__(NOT_SAVED, problem=self.problem)
+
+
+NOT_SAVED = N_("Not saved: {problem}. Nothing was changed; the app goes on.")
+
+
+class ImportConflict(StoreError):
+    """An imported session has the id of a stored one but a different history.
+
+    ``seq`` is the first entry that differs (None: the game, players or options do).
+    """
+
+    def __init__(self, session_id: str, seq: int | None) -> None:
+        if seq is None:
+            super().__init__(CONFLICT_SETUP, session=session_id)
+        else:
+            super().__init__(CONFLICT_ENTRY, session=session_id, seq=seq)
+        self.session_id = session_id
+        self.seq = seq
+
+
+CONFLICT_SETUP = N_(
+    "Session {session} is already in the history with other players, options or "
+    "game; it was not imported, nor anything else from this file."
+)
+CONFLICT_ENTRY = N_(
+    "Session {session} is already in the history, and its entry {seq} differs from "
+    "the file's; it was not imported, nor anything else from this file."
+)
+
+
+class DamagedError(StoreError):
+    """One stored session cannot be read back; the rest of the history can."""
+
+    def __init__(self, session_id: str, where: str, problem: str) -> None:
+        super().__init__(DAMAGED_SESSION, session=session_id, where=where, problem=problem)
+        self.session_id = session_id
+        self.where = where
+        self.problem = problem
+
+
+DAMAGED_SESSION = N_(
+    "Session {session} is damaged ({where}: {problem}); the rest of the history can "
+    "be used. Restore a backup to get it back (companion restore FILE)."
+)
+
+APPLICATION_ID = 0x436F6D70
+"""``PRAGMA application_id`` of companion databases (the bytes "Comp")."""
+OUR_TABLES = frozenset({"roster", "sessions", "entries"})
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+IS_FOLDER = N_("{path} is a folder, not a database file.")
+NOT_A_FILE = N_("{path} is not a regular file (a device or a pipe), so not a database.")
+NOT_SQLITE = N_(
+    "{path} is not a SQLite database. It was left untouched; choose another file "
+    "with --db or COMPANION_DB."
+)
+FOREIGN = N_(
+    "{path} is another program's SQLite database (tables: {tables}). It was left "
+    "untouched; choose another file with --db or COMPANION_DB."
+)
+NEWER = N_(
+    "{path} was written by a newer companion (schema {version}; this version knows "
+    "{known}). It was left untouched: update the companion, or choose another file "
+    "with --db."
+)
+UNREADABLE = N_(
+    "{path} cannot be read as a database ({problem}). It was left untouched; restore "
+    "a backup (companion restore FILE) or choose another file with --db."
+)
+CANNOT_OPEN = N_("{path} cannot be used as a database: {problem}.")
+OLDER_READONLY = N_(
+    "{path} is older than this companion; open it once with the host app to upgrade it."
+)
+
+
+DISK_FULL = N_("the disk is full")
+READ_ONLY = N_("the disk is read-only")
+DB_READ_ONLY = N_("the database is read-only")
+DENIED = N_("permission denied")
+QUOTA = N_("the disk quota is used up")
+LOCKED = N_("the database is locked by another program")
+IO_ERROR = N_("the disk failed to read or write (disk I/O error)")
+DAMAGED = N_("the file is damaged")
+PROBLEMS = frozenset(
+    {
+        DISK_FULL,
+        READ_ONLY,
+        DB_READ_ONLY,
+        DENIED,
+        QUOTA,
+        LOCKED,
+        IO_ERROR,
+        DAMAGED,
+        N_("expected text"),
+        N_("unknown status"),
+        N_("not a list of players"),
+        N_("expected JSON text"),
+        N_("not valid JSON"),
+        N_("JSON of the wrong shape"),
+        N_("a seq that is not a positive number"),
+        N_("unknown entry kind"),
+        N_("a time that is not readable"),
+        N_("its checksum does not match: the stored data changed"),
+    }
+)
+CHANGED = N_("its checksum does not match: the stored data changed")
+"""Causes that ``StoreError.render`` translates when they are a parameter."""
+
+
+def os_problem(exc: OSError) -> str:
+    """An ``OSError`` as a cause a host understands ("the disk is full")."""
+    import errno
+
+    causes = {
+        errno.ENOSPC: DISK_FULL,
+        errno.EROFS: READ_ONLY,
+        errno.EACCES: DENIED,
+        errno.EPERM: DENIED,
+        errno.EDQUOT: QUOTA,
+    }
+    return causes.get(exc.errno or 0, exc.strerror or str(exc))
+
+
+def db_problem(exc: sqlite3.Error) -> str:
+    """A SQLite error as a cause a host understands ("the disk is full")."""
+    text = str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == getattr(sqlite3, "SQLITE_FULL", 13) or "database or disk is full" in text:
+        return DISK_FULL
+    if "readonly" in text or "read-only" in text:
+        return DB_READ_ONLY
+    if "locked" in text or "busy" in text:
+        return LOCKED
+    if "disk I/O error" in text:
+        return IO_ERROR
+    if "malformed" in text or "not a database" in text:
+        return DAMAGED
+    return text
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What an existing file is, learnt without changing a byte of it."""
+
+    exists: bool
+    """False: absent, or empty (it becomes a new database)."""
+    version: int = 0
+    ours: bool = False
+
+
+def _retry_locked(fn: Callable[[], object], seconds: float = 5.0) -> None:
+    """Run ``fn``, retrying while another connection holds the lock it needs.
+
+    Changing the journal mode of a new file takes an exclusive lock, and SQLite
+    does not always wait for it through the busy handler when many apps start on
+    the same new file at once.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            fn()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+def inspect_file(path: str | Path, attempts: int = 5) -> Inspection:
+    """``_inspect_file``, tried again when it fails while another app creates the file.
+
+    A file being created (or its -wal checkpointed) by another app at this moment
+    can look damaged for an instant; a damaged file still is after a few tries.
+    """
+    for attempt in range(attempts):
+        try:
+            return _inspect_file(path)
+        except StoreError as exc:
+            if exc.template not in (UNREADABLE, FOREIGN, NOT_SQLITE) or attempt == attempts - 1:
+                raise
+            time.sleep(0.02 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def _inspect_file(path: str | Path) -> Inspection:
+    """Decide whether ``path`` may be opened, without touching it or its -wal/-shm.
+
+    Absent and empty files become new databases. Anything else must be a SQLite
+    file that is ours (our ``application_id``, or an older companion's tables) at
+    a schema this version knows; otherwise ``StoreError`` says why, and the file,
+    its -wal and its -shm are byte-identical afterwards. A file whose owner lock
+    is held is ours (the owner accepted it) and is not inspected again.
+
+    The file is read with ``immutable=1`` (no lock, no -shm, no -wal read). If a
+    -wal holds commits, the main file alone is not the truth: the file and its
+    -wal are copied to a temporary folder and the copy is read.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        return Inspection(exists=False)
+    except OSError as exc:
+        raise StoreError(CANNOT_OPEN, path=str(p), problem=os_problem(exc)) from exc
+    if stat.S_ISDIR(st.st_mode):
+        raise StoreError(IS_FOLDER, path=str(p))
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(NOT_A_FILE, path=str(p))
+    head = b""
+
+    wal = p.with_name(p.name + "-wal")
+    wal_size = wal.stat().st_size if wal.is_file() else 0
+    if st.st_size == 0 and wal_size == 0:
+        return Inspection(exists=False)
+    if st.st_size > 0:
+        try:
+            with p.open("rb") as fh:
+                head = fh.read(100)
+        except OSError as exc:
+            raise StoreError(CANNOT_OPEN, path=str(p), problem=os_problem(exc)) from exc
+        if not head.startswith(SQLITE_HEADER):
+            raise StoreError(NOT_SQLITE, path=str(p))
+    from companion.session.owner import holder  # here: owner imports nothing of ours
+
+    if holder(p) is not None:
+        return Inspection(exists=True, version=SCHEMA_VERSION, ours=True)
+    if wal_size == 0 and len(head) == 100:
+        # The header alone says it is ours, and with no -wal the file is the truth.
+        version = int.from_bytes(head[60:64], "big")
+        if int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+            _refuse_newer(p, version)
+            return Inspection(exists=True, version=version, ours=True)
+    try:
+        if wal_size == 0:
+            facts = _read_facts(f"{p.resolve().as_uri()}?mode=ro&immutable=1")
+        else:
+            facts = _read_facts_of_copy(p, wal)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(UNREADABLE, path=str(p), problem=db_problem(exc)) from exc
+    except OSError as exc:
+        raise StoreError(UNREADABLE, path=str(p), problem=os_problem(exc)) from exc
+    version, app_id, tables = facts
+    user_tables = sorted(t for t in tables if not t.startswith("sqlite_"))
+    if app_id == 0 and set(user_tables) >= OUR_TABLES:
+        _refuse_newer(p, version)  # a newer companion may add tables
+    if app_id not in (0, APPLICATION_ID) or (
+        app_id == 0 and user_tables and not set(user_tables) <= OUR_TABLES
+    ):
+        raise StoreError(FOREIGN, path=str(p), tables=", ".join(user_tables) or "-")
+    _refuse_newer(p, version)
+    if app_id == 0 and not user_tables and version == 0:
+        return Inspection(exists=True, version=0, ours=False)  # an empty SQLite file
+    return Inspection(exists=True, version=version, ours=True)
+
+
+def _read_facts(uri: str) -> tuple[int, int, list[str]]:
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    finally:
+        conn.close()
+    return version, app_id, tables
+
+
+def _read_facts_of_copy(p: Path, wal: Path) -> tuple[int, int, list[str]]:
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="companion-inspect-") as tmp:
+        copy = Path(tmp) / "db.sqlite3"
+        shutil.copyfile(p, copy)
+        shutil.copyfile(wal, Path(tmp) / "db.sqlite3-wal")
+        return _read_facts(f"{copy.as_uri()}?mode=rw")
+
+
+def _refuse_newer(path: Path | None, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        raise StoreError(NEWER, path=str(path), version=version, known=SCHEMA_VERSION)
+
+
+def _foreign_tables(c: sqlite3.Connection) -> list[str]:
+    rows = c.execute("SELECT name FROM sqlite_master WHERE type='table'")
+    return sorted(r[0] for r in rows if not r[0].startswith("sqlite_") and r[0] not in OUR_TABLES)
+
+
+class StaleError(Exception):
+    """The database holds entries of a session that the writer has not seen.
+
+    Another window (or process) wrote to the session after the caller's state was
+    computed; nothing was written.
+    """
+
+    def __init__(self, session_id: str, seen: int, newest: int) -> None:
+        self.session_id = session_id
+        self.seen = seen
+        self.newest = newest
+        super().__init__(
+            f"session {session_id}: the log has entry {newest}, the writer saw up to {seen}"
+        )
 
 
 MIGRATIONS: tuple[str, ...] = (
@@ -69,6 +407,13 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE sessions SET status = 'finished' WHERE ended_at IS NOT NULL;
     CREATE INDEX sessions_by_game ON sessions(game, started_at);
     CREATE INDEX sessions_by_status ON sessions(status);
+    """,
+    # 2 -> 3: a checksum of every entry and of every session's setup, so damage that
+    # SQLite cannot see (a changed digit inside valid JSON) is found when read.
+    # Rows written before have none (NULL) and are not checked.
+    """
+    ALTER TABLE entries ADD COLUMN crc INTEGER;
+    ALTER TABLE sessions ADD COLUMN crc INTEGER;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -129,8 +474,9 @@ class Store:
     one connection for all threads (there is no file to share).
     """
 
-    def __init__(self, conn: sqlite3.Connection, path: Path | None, readonly: bool,
-                 uri: str | None = None) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, path: Path | None, readonly: bool, uri: str | None = None
+    ) -> None:
         self.path = path
         self.readonly = readonly
         self._uri = uri
@@ -139,6 +485,8 @@ class Store:
         self._first = conn
         self._connections = [conn]
         self._guard = threading.Lock()
+        self.damaged: dict[str, DamagedError] = {}
+        """Sessions found damaged while listing (skipped, reported by ``check``)."""
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -148,8 +496,7 @@ class Store:
             return conn
         if self._uri is None:  # in-memory: one connection for everyone
             return self._first
-        conn = sqlite3.connect(self._uri, uri=True, isolation_level=None,
-                               check_same_thread=False)
+        conn = sqlite3.connect(self._uri, uri=True, isolation_level=None, check_same_thread=False)
         self._connection_pragmas(conn)
         with self._guard:
             self._connections.append(conn)
@@ -169,32 +516,33 @@ class Store:
 
     @classmethod
     def open(cls, path: str | Path, *, readonly: bool = False) -> Store:
-        """Open (creating and migrating if needed) or refuse with ``StoreError``."""
+        """Open (creating and migrating if needed) or refuse with ``StoreError``.
+
+        The file is first inspected without being touched (``inspect_file``); only
+        a companion database (or an absent or empty file) is then opened for real.
+        """
         p = Path(path)
-        if p.exists() and p.is_dir():
-            raise StoreError(f"{p} is a folder, not a database file.")
-        if p.exists() and p.stat().st_size > 0:
-            with p.open("rb") as fh:
-                head = fh.read(16)
-            if head != b"SQLite format 3\x00":
-                raise StoreError(
-                    f"{p} is not a SQLite database. It was left untouched; "
-                    "choose another file with --db or COMPANION_DB."
-                )
+        found = inspect_file(p)
         if readonly:
-            if not p.exists():
-                raise StoreError(f"{p} does not exist yet.")
+            if not found.exists:
+                raise StoreError(N_("{path} does not exist yet."), path=str(p))
             uri = f"{p.resolve().as_uri()}?mode=ro"
         else:
-            p.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(CANNOT_OPEN, path=str(p), problem=os_problem(exc)) from exc
             uri = f"{p.resolve().as_uri()}?mode=rwc"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(CANNOT_OPEN, path=str(p), problem=db_problem(exc)) from exc
         try:
             store = cls(conn, p, readonly, uri)
             store._configure()
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise StoreError(f"{p} cannot be used as a database: {exc}.") from exc
+            raise StoreError(CANNOT_OPEN, path=str(p), problem=db_problem(exc)) from exc
         except StoreError:
             conn.close()
             raise
@@ -210,39 +558,78 @@ class Store:
     def _configure(self) -> None:
         c = self._first
         c.execute("PRAGMA busy_timeout = 5000")
-        version = c.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"This database was written by a newer companion (schema {version}; this "
-                f"version knows {SCHEMA_VERSION}). It was left untouched: update the "
-                "companion, or choose another file with --db."
-            )
         if self.readonly:
+            version = c.execute("PRAGMA user_version").fetchone()[0]
+            _refuse_newer(self.path, version)
             if version < SCHEMA_VERSION:
-                raise StoreError("The database is older than this companion; open it once "
-                                 "with the host app to upgrade it.")
+                raise StoreError(OLDER_READONLY, path=str(self.path))
             c.execute("PRAGMA query_only = ON")
             return
-        c.execute("PRAGMA journal_mode = WAL")
+        _retry_locked(lambda: c.execute("PRAGMA journal_mode = WAL"))
         c.execute("PRAGMA synchronous = FULL")
         c.execute("PRAGMA foreign_keys = ON")
         self.migrate()
 
     def migrate(self, target: int = SCHEMA_VERSION) -> None:
-        """Apply migrations from the file's version to ``target``, one transaction each."""
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        while version < target:
-            with self.transaction():
+        """Bring the file to ``target``, each step inside ``BEGIN IMMEDIATE``.
+
+        The version is read inside the write transaction: two apps started together
+        on a new file queue on the lock, and the second finds the work done (it
+        used to fail with "table roster already exists").
+        """
+        c0 = self.conn
+        if (
+            int(c0.execute("PRAGMA user_version").fetchone()[0]) == target
+            and int(c0.execute("PRAGMA application_id").fetchone()[0]) == APPLICATION_ID
+        ):
+            return  # up to date: no write lock needed (checked again inside one otherwise)
+        while True:
+            with self.transaction() as c:
+                version = int(c.execute("PRAGMA user_version").fetchone()[0])
+                _refuse_newer(self.path, version)
+                app_id = int(c.execute("PRAGMA application_id").fetchone()[0])
+                if version >= target:
+                    if app_id != APPLICATION_ID:
+                        c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    return
+                if version == 0:
+                    # Last check before creating tables: a file that gained foreign
+                    # tables since it was inspected is still not ours.
+                    foreign = _foreign_tables(c)
+                    if foreign:
+                        raise StoreError(FOREIGN, path=str(self.path), tables=", ".join(foreign))
                 for statement in _split_sql(MIGRATIONS[version]):
-                    self.conn.execute(statement)
-                self.conn.execute(f"PRAGMA user_version = {version + 1}")
-            version += 1
+                    c.execute(statement)
+                c.execute(f"PRAGMA user_version = {version + 1}")
+                c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    def check(self, *, full: bool = False) -> list[str]:
+        """``PRAGMA quick_check`` (``integrity_check`` with ``full``): [] if the file is sound.
+
+        Run it off the UI thread: on a large history it reads every page.
+        """
+        pragma = "integrity_check" if full else "quick_check"
+        try:
+            rows = [str(r[0]) for r in self.conn.execute(f"PRAGMA {pragma}")]
+        except sqlite3.DatabaseError as exc:
+            return [str(exc)]
+        return [] if rows == ["ok"] else rows
 
     @property
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
+        """Close every connection; a writer first checkpoints the WAL into the file.
+
+        After a clean exit the ``.sqlite3`` file alone holds every commit (the -wal
+        is empty), so copying that one file by hand is a whole backup. A board
+        still reading keeps the checkpoint from finishing; that is harmless.
+        """
+        if not self.readonly and self._uri is not None and self._connections:
+            with contextlib.suppress(sqlite3.Error):
+                self._first.execute("PRAGMA busy_timeout = 1000")
+                self._first.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         with self._guard:
             for conn in self._connections:
                 conn.close()
@@ -256,14 +643,45 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception.
+
+        A write the disk or the lock refuses (full, read-only, locked, I/O error)
+        is a ``WriteError`` naming the cause; nothing of the transaction stays.
+        """
+        c = self.conn
         try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            c.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise WriteError(exc) from exc
+        try:
+            yield c
+            c.execute("COMMIT")
+        except BaseException as exc:
+            with contextlib.suppress(sqlite3.Error):
+                if c.in_transaction:  # SQLite may have rolled back by itself (disk full)
+                    c.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and not isinstance(exc, WriteError):
+                raise WriteError(exc) from exc
             raise
-        self.conn.execute("COMMIT")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query inside sees the same commits.
+
+        The board, exports and statistics read a session's row and its entries
+        inside one, so a commit landing between two queries cannot make them
+        disagree. Nested use joins the open transaction.
+        """
+        c = self.conn
+        if c.in_transaction:
+            yield c
+            return
+        c.execute("BEGIN")
+        try:
+            yield c
+        finally:
+            if c.in_transaction:
+                c.execute("COMMIT")
 
     def data_version(self) -> int:
         """Changes when *another* connection commits (cheap change detection)."""
@@ -273,56 +691,76 @@ class Store:
 
     def roster(self) -> list[RosterEntry]:
         rows = self.conn.execute(
-            "SELECT id, name, colour, birth_date FROM roster ORDER BY name COLLATE NOCASE")
+            "SELECT id, name, colour, birth_date FROM roster ORDER BY name COLLATE NOCASE"
+        )
         return [RosterEntry(*row) for row in rows]
 
-    def add_to_roster(self, name: str, colour: str | None = None,
-                      birth_date: str | None = None) -> RosterEntry:
+    def add_to_roster(
+        self, name: str, colour: str | None = None, birth_date: str | None = None
+    ) -> RosterEntry:
         clean = name.strip()
         if not clean:
-            raise StoreError("A player needs a name.")
+            raise StoreError(N_("A player needs a name."))
         with self.transaction() as c:
-            row = c.execute("SELECT id, name, colour, birth_date FROM roster WHERE name = ?",
-                            (clean,)).fetchone()
+            row = c.execute(
+                "SELECT id, name, colour, birth_date FROM roster WHERE name = ?", (clean,)
+            ).fetchone()
             if row is not None:
-                c.execute("UPDATE roster SET colour = coalesce(?, colour), "
-                          "birth_date = coalesce(?, birth_date) WHERE id = ?",
-                          (colour, birth_date, row[0]))
+                c.execute(
+                    "UPDATE roster SET colour = coalesce(?, colour), "
+                    "birth_date = coalesce(?, birth_date) WHERE id = ?",
+                    (colour, birth_date, row[0]),
+                )
                 return RosterEntry(row[0], row[1], colour or row[2], birth_date or row[3])
-            cur = c.execute("INSERT INTO roster(name, colour, birth_date, created_at) "
-                            "VALUES (?, ?, ?, ?)", (clean, colour, birth_date, utc_now()))
+            cur = c.execute(
+                "INSERT INTO roster(name, colour, birth_date, created_at) VALUES (?, ?, ?, ?)",
+                (clean, colour, birth_date, utc_now()),
+            )
             return RosterEntry(int(cur.lastrowid or 0), clean, colour, birth_date)
 
     # ------------------------------------------------------------------ sessions
 
-    def create_session(self, game: str, options: dict[str, Any], players: Sequence[Player],
-                       session_id: str | None = None, started_at: str | None = None) -> str:
+    def create_session(
+        self,
+        game: str,
+        options: dict[str, Any],
+        players: Sequence[Player],
+        session_id: str | None = None,
+        started_at: str | None = None,
+    ) -> str:
         sid = session_id or str(uuid.uuid4())
         with self.transaction() as c:
             c.execute(
-                "INSERT INTO sessions(id, game, options, players, started_at, status) "
-                "VALUES (?, ?, ?, ?, ?, 'active')",
-                (sid, game, _dumps(options), _dumps([p.to_json() for p in players]),
-                 started_at or utc_now()),
+                "INSERT INTO sessions(id, game, options, players, started_at, status, crc) "
+                "VALUES (?, ?, ?, ?, ?, 'active', ?)",
+                _setup_values(
+                    sid,
+                    game,
+                    _dumps(options),
+                    _dumps([p.to_json() for p in players]),
+                    started_at or utc_now(),
+                ),
             )
         return sid
 
     def session(self, session_id: str) -> SessionRow:
         row = self.conn.execute(
-            "SELECT id, game, options, players, started_at, ended_at, outcome, status "
-            "FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            f"SELECT {_ROW_COLUMNS} FROM sessions WHERE id = ?",
+            (session_id,),
+        ).fetchone()
         if row is None:
-            matches = self.conn.execute("SELECT id FROM sessions WHERE id LIKE ? LIMIT 2",
-                                        (session_id + "%",)).fetchall()
+            matches = self.conn.execute(
+                "SELECT id FROM sessions WHERE id LIKE ? LIMIT 2", (session_id + "%",)
+            ).fetchall()
             if len(matches) == 1:
                 return self.session(matches[0][0])
-            raise StoreError(f"No session {session_id!r} in this database.")
+            raise StoreError(N_("No session {session} in this database."), session=repr(session_id))
         return _session_row(row)
 
-    def sessions(self, status: str | None = None, game: str | None = None,
-                 limit: int | None = None) -> list[SessionRow]:
-        sql = ("SELECT id, game, options, players, started_at, ended_at, outcome, status "
-               "FROM sessions")
+    def sessions(
+        self, status: str | None = None, game: str | None = None, limit: int | None = None
+    ) -> list[SessionRow]:
+        sql = f"SELECT {_ROW_COLUMNS} FROM sessions"
         where: list[str] = []
         args: list[Any] = []
         if status:
@@ -336,7 +774,13 @@ class Store:
         sql += " ORDER BY started_at DESC, id"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [_session_row(r) for r in self.conn.execute(sql, args)]
+        out = []
+        for r in self.conn.execute(sql, args):
+            try:
+                out.append(_session_row(r))
+            except DamagedError as exc:  # the rest of the history stays usable
+                self.damaged[exc.session_id] = exc
+        return out
 
     def set_status(self, session_id: str, status: str) -> None:
         with self.transaction() as c:
@@ -344,9 +788,18 @@ class Store:
 
     # ------------------------------------------------------------------ log
 
-    def append(self, session_id: str, seq: int, kind: str, payload: dict[str, Any],
-               mono_ns: int, *, outcome: dict[str, Any] | None = None,
-               reopen: bool = False, at: str | None = None) -> Entry:
+    def append(
+        self,
+        session_id: str,
+        seq: int,
+        kind: str,
+        payload: dict[str, Any],
+        mono_ns: int,
+        *,
+        outcome: dict[str, Any] | None = None,
+        reopen: bool = False,
+        at: str | None = None,
+    ) -> Entry:
         """Append one entry (and the session's end state) in one transaction.
 
         ``outcome`` is written when this entry ends the game; ``reopen`` clears it
@@ -357,27 +810,81 @@ class Store:
             raise ValueError(f"unknown entry kind {kind!r}")
         stamp = at or utc_now()
         with self.transaction() as c:
-            c.execute("INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
-                      "VALUES (?, ?, ?, ?, ?, ?)",
-                      (session_id, seq, kind, _dumps(payload), stamp, mono_ns))
-            if outcome is not None:
-                c.execute("UPDATE sessions SET ended_at = ?, outcome = ?, status = 'finished' "
-                          "WHERE id = ?", (stamp, _dumps(outcome), session_id))
-            elif reopen:
-                c.execute("UPDATE sessions SET ended_at = NULL, outcome = NULL, "
-                          "status = 'active' WHERE id = ?", (session_id,))
+            self._insert_entry(c, session_id, seq, kind, payload, stamp, mono_ns, outcome, reopen)
         return Entry(seq, kind, payload, stamp, mono_ns)
+
+    def append_next(
+        self,
+        session_id: str,
+        kind: str,
+        payload: dict[str, Any],
+        mono_ns: int,
+        *,
+        after: int | None = None,
+        outcome: dict[str, Any] | None = None,
+        reopen: bool = False,
+        at: str | None = None,
+    ) -> Entry:
+        """Append one entry at the next seq, computed inside the write transaction.
+
+        The seq is ``max(seq) + 1`` read under ``BEGIN IMMEDIATE``, so no counter in
+        memory can be ahead of or behind the database, and a failed write leaves no
+        hole. ``after`` is the newest seq the caller's state was computed from: if the
+        database holds a newer entry (another window wrote one), ``StaleError`` is
+        raised and nothing is written.
+        """
+        if kind not in ENTRY_KINDS:
+            raise ValueError(f"unknown entry kind {kind!r}")
+        stamp = at or utc_now()
+        with self.transaction() as c:
+            newest = int(
+                c.execute(
+                    "SELECT coalesce(max(seq), 0) FROM entries WHERE session_id = ?", (session_id,)
+                ).fetchone()[0]
+            )
+            if after is not None and newest != after:
+                raise StaleError(session_id, after, newest)
+            seq = newest + 1
+            self._insert_entry(c, session_id, seq, kind, payload, stamp, mono_ns, outcome, reopen)
+        return Entry(seq, kind, payload, stamp, mono_ns)
+
+    @staticmethod
+    def _insert_entry(
+        c: sqlite3.Connection,
+        session_id: str,
+        seq: int,
+        kind: str,
+        payload: dict[str, Any],
+        stamp: str,
+        mono_ns: int,
+        outcome: dict[str, Any] | None,
+        reopen: bool,
+    ) -> None:
+        c.execute(_INSERT_ENTRY, _entry_values(session_id, seq, kind, payload, stamp, mono_ns))
+        if outcome is not None:
+            c.execute(
+                "UPDATE sessions SET ended_at = ?, outcome = ?, status = 'finished' WHERE id = ?",
+                (stamp, _dumps(outcome), session_id),
+            )
+        elif reopen:
+            c.execute(
+                "UPDATE sessions SET ended_at = NULL, outcome = NULL, "
+                "status = 'active' WHERE id = ?",
+                (session_id,),
+            )
 
     def entries(self, session_id: str, after: int = 0) -> list[Entry]:
         rows = self.conn.execute(
-            "SELECT seq, kind, payload, at, mono_ns FROM entries "
-            "WHERE session_id = ? AND seq > ? ORDER BY seq", (session_id, after))
-        return [Entry(seq, kind, json.loads(payload), at, mono_ns)
-                for seq, kind, payload, at, mono_ns in rows]
+            "SELECT seq, kind, payload, at, mono_ns, crc FROM entries "
+            "WHERE session_id = ? AND seq > ? ORDER BY seq",
+            (session_id, after),
+        )
+        return [_entry(session_id, row) for row in rows]
 
     def last_seq(self, session_id: str) -> int:
-        row = self.conn.execute("SELECT max(seq) FROM entries WHERE session_id = ?",
-                                (session_id,)).fetchone()
+        row = self.conn.execute(
+            "SELECT max(seq) FROM entries WHERE session_id = ?", (session_id,)
+        ).fetchone()
         return int(row[0] or 0)
 
     def import_session(self, row: SessionRow, entries: Sequence[Entry]) -> bool:
@@ -391,44 +898,217 @@ class Store:
             self._insert_session(c, row, entries)
         return True
 
-    def import_sessions(self, items: Sequence[tuple[SessionRow, Sequence[Entry]]],
-                        on_each: Callable[[SessionRow, bool], None] | None = None) -> int:
-        """Insert many sessions all-or-nothing; ones already present are skipped."""
-        added = 0
+    def import_sessions(
+        self,
+        items: Sequence[tuple[SessionRow, Sequence[Entry]]],
+        on_each: Callable[[SessionRow, str], None] | None = None,
+    ) -> int:
+        """Insert many sessions all-or-nothing; returns how many were added or extended.
+
+        A session already present is *skipped* when its stored log holds every entry
+        of the file's (the same export again, or an older one), *extended* when the
+        stored log is a prefix of the file's (a newer export of the same session:
+        the new entries are appended and the row's end state updated), and refused
+        with ``ImportConflict`` when the two logs disagree, or the game, players or
+        options differ. Then nothing of the batch is written. ``on_each(row, how)``
+        gets "added", "extended" or "skipped".
+        """
+        changed = 0
         with self.transaction() as c:
             for row, entries in items:
-                present = c.execute("SELECT 1 FROM sessions WHERE id = ?",
-                                    (row.id,)).fetchone() is not None
-                if not present:
-                    self._insert_session(c, row, entries)
-                    added += 1
+                how = self._import_one(c, row, entries)
+                changed += how != "skipped"
                 if on_each:
-                    on_each(row, not present)
-        return added
+                    on_each(row, how)
+        return changed
+
+    def import_relation(self, row: SessionRow, entries: Sequence[Entry]) -> str:
+        """What ``import_sessions`` would do with this session: added/extended/skipped.
+
+        ``ImportConflict`` if it would be refused. Reads only.
+        """
+        return self._relation(self.conn, row, entries)
+
+    def _relation(self, c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> str:
+        found = c.execute(
+            f"SELECT {_ROW_COLUMNS} FROM sessions WHERE id = ?",
+            (row.id,),
+        ).fetchone()
+        if found is None:
+            return "added"
+        stored_row = _session_row(found)
+        if (stored_row.game, stored_row.players, stored_row.options) != (
+            row.game,
+            row.players,
+            row.options,
+        ):
+            raise ImportConflict(row.id, None)
+        stored = [
+            _entry(row.id, r)
+            for r in c.execute(
+                "SELECT seq, kind, payload, at, mono_ns, crc FROM entries "
+                "WHERE session_id = ? ORDER BY seq",
+                (row.id,),
+            )
+        ]
+        common = min(len(stored), len(entries))
+        if list(stored[:common]) != list(entries[:common]):
+            first = next(i for i in range(common) if stored[i] != entries[i])
+            raise ImportConflict(row.id, stored[first].seq)
+        return "extended" if len(entries) > len(stored) else "skipped"
+
+    def _import_one(self, c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> str:
+        how = self._relation(c, row, entries)
+        if how == "added":
+            self._insert_session(c, row, entries)
+        elif how == "extended":
+            have = int(
+                c.execute(
+                    "SELECT count(*) FROM entries WHERE session_id = ?", (row.id,)
+                ).fetchone()[0]
+            )
+            c.executemany(
+                _INSERT_ENTRY,
+                [
+                    _entry_values(row.id, e.seq, e.kind, e.payload, e.at, e.mono_ns)
+                    for e in entries[have:]
+                ],
+            )
+            c.execute(
+                "UPDATE sessions SET ended_at = ?, outcome = ?, status = ? WHERE id = ?",
+                (
+                    row.ended_at,
+                    _dumps(row.outcome) if row.outcome is not None else None,
+                    row.status,
+                    row.id,
+                ),
+            )
+        return how
 
     @staticmethod
-    def _insert_session(c: sqlite3.Connection, row: SessionRow,
-                        entries: Sequence[Entry]) -> None:
+    def _insert_session(c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> None:
+        sid, game, options, players, started, crc = _setup_values(
+            row.id,
+            row.game,
+            _dumps(row.options),
+            _dumps([p.to_json() for p in row.players]),
+            row.started_at,
+        )
         c.execute(
             "INSERT INTO sessions(id, game, options, players, started_at, ended_at, "
-            "outcome, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.id, row.game, _dumps(row.options), _dumps([p.to_json() for p in row.players]),
-             row.started_at, row.ended_at,
-             _dumps(row.outcome) if row.outcome is not None else None, row.status))
+            "outcome, status, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                sid,
+                game,
+                options,
+                players,
+                started,
+                row.ended_at,
+                _dumps(row.outcome) if row.outcome is not None else None,
+                row.status,
+                crc,
+            ),
+        )
         c.executemany(
-            "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(row.id, e.seq, e.kind, _dumps(e.payload), e.at, e.mono_ns) for e in entries])
+            _INSERT_ENTRY,
+            [_entry_values(row.id, e.seq, e.kind, e.payload, e.at, e.mono_ns) for e in entries],
+        )
+
+
+_ROW_COLUMNS = "id, game, options, players, started_at, ended_at, outcome, status, crc"
+_INSERT_ENTRY = (
+    "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns, crc) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_SEP = "\x1f"
+
+
+def _crc(*parts: object) -> int:
+    return zlib.crc32(_SEP.join(str(p) for p in parts).encode("utf-8", "surrogatepass"))
+
+
+def _entry_values(
+    session_id: str, seq: int, kind: str, payload: dict[str, Any], at: str, mono_ns: int
+) -> tuple[str, int, str, str, str, int, int]:
+    text = _dumps(payload)
+    return (
+        session_id,
+        seq,
+        kind,
+        text,
+        at,
+        mono_ns,
+        _crc(session_id, seq, kind, text, at, mono_ns),
+    )
+
+
+def _setup_values(
+    sid: str, game: str, options: str, players: str, started: str
+) -> tuple[str, str, str, str, str, int]:
+    """The columns a session never changes after it starts, with their checksum."""
+    return (sid, game, options, players, started, _crc(sid, game, options, players, started))
 
 
 def _session_row(row: Sequence[Any]) -> SessionRow:
-    sid, game, options, players, started, ended, outcome, status = row
+    """A stored session row, checked: ``DamagedError`` names the session and the field."""
+    sid, game, options, players, started, ended, outcome, status = row[:8]
+    name = sid if isinstance(sid, str) else repr(sid)
+    crc = row[8] if len(row) > 8 else None
+    if crc is not None and crc != _crc(sid, game, options, players, started):
+        raise DamagedError(name, "game/options/players/started_at", CHANGED)
+    for field, value in (("id", sid), ("game", game), ("started_at", started)):
+        if not isinstance(value, str):
+            raise DamagedError(name, field, N_("expected text"))
+    if ended is not None and not isinstance(ended, str):
+        raise DamagedError(name, "ended_at", N_("expected text"))
+    if status not in ("active", "finished", "abandoned"):
+        raise DamagedError(name, "status", N_("unknown status"))
+    opts = _json_field(name, "options", options, dict)
+    raw_players = _json_field(name, "players", players, list)
+    if not raw_players or not all(
+        isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("name"), str)
+        for p in raw_players
+    ):
+        raise DamagedError(name, "players", N_("not a list of players"))
+    result = _json_field(name, "outcome", outcome, dict) if outcome else None
     return SessionRow(
-        id=sid, game=game, options=json.loads(options),
-        players=tuple(Player.from_json(p) for p in json.loads(players)),
-        started_at=started, ended_at=ended,
-        outcome=json.loads(outcome) if outcome else None, status=status,
+        id=sid,
+        game=game,
+        options=opts,
+        players=tuple(Player.from_json(p) for p in raw_players),
+        started_at=started,
+        ended_at=ended,
+        outcome=result,
+        status=status,
     )
+
+
+def _json_field(session: str, field: str, text: Any, kind: type) -> Any:
+    if not isinstance(text, str):
+        raise DamagedError(session, field, N_("expected JSON text"))
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise DamagedError(session, field, N_("not valid JSON")) from None
+    if not isinstance(value, kind):
+        raise DamagedError(session, field, N_("JSON of the wrong shape"))
+    return value
+
+
+def _entry(session: str, row: Sequence[Any]) -> Entry:
+    """A stored log entry, checked: ``DamagedError`` names the session and the seq."""
+    seq, kind, payload, at, mono_ns = row[:5]
+    where = f"entry seq {seq}"
+    crc = row[5] if len(row) > 5 else None
+    if crc is not None and crc != _crc(session, seq, kind, payload, at, mono_ns):
+        raise DamagedError(session, where, CHANGED)
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        raise DamagedError(session, "entries", N_("a seq that is not a positive number"))
+    if kind not in ENTRY_KINDS:
+        raise DamagedError(session, where, N_("unknown entry kind"))
+    if not isinstance(at, str) or not isinstance(mono_ns, int):
+        raise DamagedError(session, where, N_("a time that is not readable"))
+    return Entry(seq, kind, _json_field(session, where, payload, dict), at, mono_ns)
 
 
 def _split_sql(script: str) -> list[str]:

@@ -14,7 +14,9 @@ Design decisions:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -28,13 +30,14 @@ from companion.games import find_game
 from companion.i18n import N_, _, set_language
 from companion.rules.base import Player, seat_players
 from companion.session.live import Clock, LiveSession, SystemClock
-from companion.session.store import Store
+from companion.session.owner import DatabaseInUse
+from companion.session.store import Store, StoreError
 from companion.widgets.translate import translate_bindings
 
 T = TypeVar("T")
 
 
-class CompanionApp(App[None]):
+class CompanionApp(App[str | None]):
     """The host's app. Build it with ``make_app``."""
 
     CSS_PATH = "app.tcss"
@@ -54,9 +57,17 @@ class CompanionApp(App[None]):
     ]
 
     def __init__(
-        self, store: Store, lang: str, clock: Clock, rng: random.Random | None, audio: Any = None
+        self,
+        store: Store,
+        lang: str,
+        clock: Clock,
+        rng: random.Random | None,
+        audio: Any = None,
+        in_use: DatabaseInUse | None = None,
     ) -> None:
         super().__init__()
+        self.in_use = in_use
+        """Set when another window owns the database: this one is read-only."""
         self.store = store
         self.lang = lang
         self.clock = clock
@@ -135,12 +146,32 @@ class CompanionApp(App[None]):
 
     @property
     def audio(self) -> Any:
-        """The audio backend, opened on first use (probing a device can take a moment)."""
-        if self._audio is None:
-            from companion.audio.backend import open_backend  # deferred: ALSA probe
+        """The audio backend, opened on first use on a thread (a probe takes up to 1 s).
 
-            self._audio = open_backend()
+        Until the probe ends it reads as silent ("checking…"); the screen then redraws.
+        """
+        if self._audio is None:
+            from companion.audio.backend import BackgroundBackend  # deferred: ALSA probe
+
+            try:
+                loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+
+            def ready() -> None:  # on the probe thread
+                if loop is not None:
+                    with contextlib.suppress(RuntimeError):  # the app has closed
+                        loop.call_soon_threadsafe(self._audio_ready)
+
+            self._audio = BackgroundBackend(on_ready=ready)
         return self._audio
+
+    def _audio_ready(self) -> None:
+        if not self.is_running or not self.screen_stack:
+            return
+        refresh = getattr(self.screen, "refresh_view", None)
+        if callable(refresh):
+            refresh()
 
     def write(self, fn: Callable[[], T], done: Callable[[Future[T]], None]) -> None:
         """Run ``fn`` on the writer thread; ``done(future)`` runs later on the UI thread."""
@@ -216,9 +247,44 @@ class CompanionApp(App[None]):
 
     def on_mount(self) -> None:
         self.title = _("Tabletop Companion")
+        self._check_in_background()
+        if self.in_use is not None:
+            from companion.ui.in_use import InUseScreen
+
+            self.push_screen(InUseScreen(self.in_use))
+            return
         from companion.ui.home import HomeScreen
 
         self.push_screen(HomeScreen())
+
+    def _check_in_background(self) -> None:
+        """``PRAGMA integrity_check`` on its own thread: it reads every page of the file.
+
+        The full check, not ``quick_check``: on a 10,000-session history it costs
+        43 ms of CPU instead of 31 (docs/PERFORMANCE.md), and it also finds rows out
+        of key order, which hide entries from a session without any other sign.
+        """
+        if self.store.path is None:
+            return
+
+        def job() -> None:
+            problems = self.store.check(full=True)
+            if not problems:
+                return
+            message = _(
+                "The database is damaged ({problem}). Run 'companion check' to see which "
+                "sessions; 'companion restore FILE' puts a backup back."
+            ).format(problem=problems[0])
+            with contextlib.suppress(RuntimeError):  # the app already quit
+                self.call_from_thread(
+                    self.notify, message, severity="error", title=_("Damaged"), timeout=30
+                )
+
+        threading.Thread(target=job, name="quick-check", daemon=True).start()
+
+    def _check_writable(self) -> None:
+        if self.in_use is not None:
+            raise StoreError(self.in_use.render(_))
 
     def start_session(
         self,
@@ -227,6 +293,7 @@ class CompanionApp(App[None]):
         options: dict[str, Any] | None = None,
     ) -> LiveSession:
         """Start a session (setup checked before anything is written) and show it."""
+        self._check_writable()
         seated = (
             seat_players(list(players))  # type: ignore[arg-type]
             if players and isinstance(players[0], str)
@@ -244,6 +311,7 @@ class CompanionApp(App[None]):
         return live
 
     def resume_session(self, session_id: str) -> LiveSession:
+        self._check_writable()
         live = LiveSession.resume(self.store, session_id, clock=self.clock, rng=self.rng)
         self.open_session(live)
         return live
@@ -267,8 +335,13 @@ def make_app(
     clock: Clock | None = None,
     rng: random.Random | None = None,
     audio: Any = None,
+    in_use: DatabaseInUse | None = None,
 ) -> CompanionApp:
-    """Build the app on the database at ``db_path`` (``StoreError`` if unusable)."""
+    """Build the app on the database at ``db_path`` (``StoreError`` if unusable).
+
+    With ``in_use`` (another window owns the database) the store is opened
+    read-only and the app offers the history and the board only.
+    """
     set_language(lang)
-    store = Store.open(db_path)
-    return CompanionApp(store, lang, clock or SystemClock(), rng, audio)
+    store = Store.open(db_path, readonly=in_use is not None)
+    return CompanionApp(store, lang, clock or SystemClock(), rng, audio, in_use)

@@ -34,7 +34,7 @@ from companion.session.results import (
     query_ids,
     query_results,
 )
-from companion.session.store import Store
+from companion.session.store import Store, StoreError
 from companion.ui.history_export import start_export, start_import
 from companion.ui.history_format import (
     duration,
@@ -323,7 +323,12 @@ def abandon(screen: Screen[Any], store: Store, res: SessionResult, after: Any) -
             return
 
         def done(future: Future[None]) -> None:
-            future.result()
+            error = future.exception()
+            if isinstance(error, StoreError):
+                screen.notify(error.render(_), severity="error", title=_("Not saved"), timeout=10)
+                return
+            if error is not None:
+                raise error
             after()
 
         if isinstance(app, CompanionApp):

@@ -31,7 +31,7 @@ from companion.session.export import (
     write_atomic,
 )
 from companion.session.results import session_results
-from companion.session.store import Store
+from companion.session.store import Store, StoreError
 from companion.widgets.dialogs import ChoiceDialog, PromptDialog
 from companion.widgets.translate import translate_bindings
 
@@ -142,7 +142,7 @@ def _write(
     def done(future: Future[Path]) -> None:
         try:
             written = future.result()
-        except ExportError as exc:
+        except (ExportError, StoreError) as exc:  # a damaged session, a full disk
             screen.notify(exc.render(_), severity="error", timeout=10)
             return
         screen.notify(
@@ -170,7 +170,7 @@ def start_import(screen: Screen[Any], store: Store, after: Callable[[], None]) -
         def done(future: Future[ImportReport]) -> None:
             try:
                 report = future.result()
-            except ExportError as exc:
+            except (ExportError, StoreError) as exc:  # a conflict, a full disk
                 screen.notify(exc.render(_), severity="error", timeout=15)
                 return
             screen.notify(

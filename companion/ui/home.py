@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
@@ -207,10 +208,18 @@ class HomeScreen(Screen[None]):
         if sid is None:
             return
 
+        def done(future: Future[None]) -> None:
+            error = future.exception()
+            if isinstance(error, StoreError):
+                self.notify(error.render(_), severity="error", title=_("Not saved"), timeout=10)
+            elif error is not None:
+                raise error
+            self.reload()
+
         def confirmed(yes: bool | None) -> None:
-            if yes:
-                self.companion.store.set_status(sid, "abandoned")
-                self.reload()
+            if yes:  # on the writer thread, like every write
+                store = self.companion.store
+                self.companion.write(lambda: store.set_status(sid, "abandoned"), done)
 
         self.app.push_screen(
             ConfirmDialog(_("Abandon this session? It stays in the history, marked.")), confirmed

@@ -7,7 +7,8 @@ setup shows the rules' message and creates nothing.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -167,6 +168,14 @@ class PlayerDialog(ModalScreen[Seat | None]):
 class OptionsColumn(VerticalScroll, can_focus=False):
     """The options scroll with the mouse or with the fields inside; the column itself
     is no Tab stop (text typed into it vanished)."""
+
+
+class OptionProblems(Exception):
+    """The preparer refused options (by option name); shown next to their fields."""
+
+    def __init__(self, problems: Mapping[str, RuleError]) -> None:
+        super().__init__(", ".join(problems))
+        self.problems = problems
 
 
 class NewSessionScreen(Screen[None]):
@@ -347,18 +356,21 @@ class NewSessionScreen(Screen[None]):
                     out[spec.name] = text
         return out
 
-    def show_option_problems(self, options: dict[str, Any]) -> bool:
-        """Ask the game's preparer (its ``check_options``: files it would read) and show
-        each problem next to its field; True if there is one (nothing is written)."""
+    def preparer_check(self) -> Callable[[Mapping[str, Any]], Mapping[str, RuleError]] | None:
+        """The game's preparer's ``check_options`` (files it would read), if it has one."""
         prepare = self.info.prepare.load() if self.info.prepare is not None else None
-        check = getattr(prepare, "check_options", None)
-        problems: dict[str, RuleError] = check(options) if check is not None else {}
+        check: Callable[[Mapping[str, Any]], Mapping[str, RuleError]] | None = getattr(
+            prepare, "check_options", None
+        )
+        return check
+
+    def show_option_problems(self, problems: Mapping[str, RuleError]) -> None:
+        """Each option's problem next to its field (an empty mapping clears them)."""
         for spec in self.game.options:
             problem = problems.get(spec.name)
             self.query_one(f"#opt-error-{spec.name}", Label).update(
                 problem.render(_) if problem is not None else ""
             )
-        return bool(problems)
 
     def action_start(self) -> None:
         players = tuple(
@@ -367,26 +379,55 @@ class NewSessionScreen(Screen[None]):
         )
         try:
             options = self.read_options()
-            if self.show_option_problems(options):
-                return
-            from companion.session.live import LiveSession
-
-            live = LiveSession.start(
-                self.companion.store,
-                self.info.id,
-                players,
-                options,
-                clock=self.companion.clock,
-                rng=self.companion.rng,
-            )
-        except RuleError as exc:
-            self.show_error(exc.render(_))
-            return
-        except (ValueError, StoreError) as exc:
+        except ValueError as exc:
             self.show_error(str(exc))
             return
-        for seat in self.seats:
-            self.companion.store.add_to_roster(seat.name, seat.colour, seat.birth_date)
+        from companion.session.live import LiveSession
+
+        app = self.companion
+        seats = list(self.seats)
+
+        screen_class = self.info.screen.load()
+
+        self.show_option_problems({})
+        check_files = self.preparer_check()
+
+        def start() -> LiveSession:  # on the writer thread: the UI never waits for the disk
+            # What only this machine can check (a music file exists and decodes, a card
+            # file reads) is checked here, before anything is written; the rules
+            # checked the rest.
+            problems = check_files(options) if check_files is not None else {}
+            if problems:
+                raise OptionProblems(problems)
+            problem = screen_class.check_options(options)
+            if problem:
+                raise ValueError(problem)
+            live = LiveSession.start(
+                app.store, self.info.id, players, options, clock=app.clock, rng=app.rng
+            )
+            for seat in seats:  # after the session: a full disk here loses no game
+                try:
+                    app.store.add_to_roster(seat.name, seat.colour, seat.birth_date)
+                except StoreError:
+                    break
+            return live
+
+        def started(future: Future[LiveSession]) -> None:
+            error = future.exception()
+            if isinstance(error, OptionProblems):
+                self.show_option_problems(error.problems)
+            elif isinstance(error, RuleError | StoreError):
+                self.show_error(error.render(_))
+            elif isinstance(error, ValueError):
+                self.show_error(str(error))
+            elif error is not None:
+                raise error
+            else:  # in the screen's own message loop, as when the key was handled
+                self.call_later(self._open, future.result())
+
+        app.write(start, started)
+
+    def _open(self, live: Any) -> None:
         self.dismiss()
         self.companion.open_session(live)
 

@@ -1,4 +1,11 @@
-"""One line per Tadaa device: connected / resyncing / unplugged, and how sure its time is."""
+"""One line per Tadaa device: its state, how sure its time is, what it lost or garbled.
+
+Every device line says the truth a host needs before trusting a photo finish:
+connected / resyncing / reconnecting / unplugged / dead, the current
+uncertainty, presses lost (always shown: "0 lost" is news too) and lines that
+could not be parsed; rarer problems (protocol errors, clock outliers, a full
+queue in the firmware, reconnects) only when they happened.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +20,9 @@ from companion.i18n import N_, _
 STATES = {
     "connected": (N_("connected"), "green"),
     "resyncing": (N_("resyncing"), "yellow"),
+    "reconnecting": (N_("reconnecting"), "yellow"),
     "disconnected": (N_("unplugged"), "bold red"),
+    "dead": (N_("dead link"), "bold red"),
 }
 
 
@@ -31,7 +40,7 @@ def render_status(statuses: Sequence[DeviceStatus], note: str = "") -> Text:
     for i, s in enumerate(statuses):
         if i:
             text.append("\n")
-        label, style = STATES[s.state]
+        label, style = STATES.get(s.state, (s.state, "yellow"))  # another source's own word
         text.append("● ", style=style)
         # A HID device's id is long and ends in a port path: its name says more.
         who = s.firmware[:24] if s.serial.startswith("hid:") else s.serial[-8:]
@@ -45,11 +54,22 @@ def render_status(statuses: Sequence[DeviceStatus], note: str = "") -> Text:
         )
         if s.drift_ppm is not None:
             text.append(" · " + _("drift {ppm:+.1f} ppm").format(ppm=s.drift_ppm))
+        text.append(
+            " · " + _("{n} presses lost").format(n=s.lost), style="bold red" if s.lost else "dim"
+        )
         problems = s.corrupt + s.device_corrupt
-        if problems:
-            text.append(" · " + _("{n} corrupt lines").format(n=problems), style="yellow")
-        if s.lost:
-            text.append(" · " + _("{n} presses lost").format(n=s.lost), style="bold red")
+        text.append(
+            " · " + _("{n} parse errors").format(n=problems), style="yellow" if problems else "dim"
+        )
+        rare = (
+            (s.protocol_errors, N_("{n} protocol errors")),
+            (s.clock_outliers, N_("{n} clock outliers")),
+            (s.queue_overflows, N_("{n} button changes dropped by the device")),
+            (s.reconnects, N_("{n} reconnects")),
+        )
+        for n, label in rare:
+            if n:
+                text.append(" · " + _(label).format(n=n), style="yellow")
         if not s.consistent:
             text.append(" · " + _("clock jumped"), style="bold red")
     if note:
@@ -77,6 +97,10 @@ class DeviceStatusLine(Static):
                     s.device_corrupt,
                     s.lost,
                     s.consistent,
+                    s.protocol_errors,
+                    s.clock_outliers,
+                    s.queue_overflows,
+                    s.reconnects,
                 )
                 for s in statuses
             ),

@@ -38,7 +38,8 @@ from textual.widgets import Footer, Header, Static
 from companion.i18n import N_, _
 from companion.rules.base import Action, Outcome, RuleError
 from companion.rules.guide import Guide, Say
-from companion.session.live import Change, LiveSession
+from companion.session.live import Change, LiveSession, StaleSessionError
+from companion.session.store import StoreError
 from companion.widgets.host import HostApp
 from companion.widgets.log_panel import LogPanel
 from companion.widgets.translate import translate_bindings
@@ -53,6 +54,8 @@ Submittable = Action | Mapping[str, Any] | Callable[[], Action | Mapping[str, An
 
 def store_problem(error: BaseException) -> str:
     """A host's sentence for a failed write (disk full, read-only, locked …)."""
+    if isinstance(error, StoreError):  # the store names the cause in the host's words
+        return _("Not saved: {reason}").format(reason=error.render(_))
     text = str(error).lower()
     if "full" in text:
         return _("The disk is full; nothing was saved. Free some space and try again.")
@@ -77,6 +80,13 @@ class GameScreen(Screen[None]):
 
     ACTION_TYPES: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """Binding action name → the rules' action types it can make (enabled from the guide)."""
+
+    @staticmethod
+    def check_options(options: Mapping[str, Any]) -> str | None:
+        """What only this machine can check about a new session's options (a file
+        exists and can be read), before anything is written: the message, or None.
+        The new-session form calls it on the writer thread (override per game)."""
+        return None
 
     def __init__(self, session: LiveSession) -> None:
         super().__init__()
@@ -227,6 +237,8 @@ class GameScreen(Screen[None]):
         error = future.exception()
         if isinstance(error, RuleError):
             self.say(error.render(_), error=True)
+            if isinstance(error, StaleSessionError):  # reloaded: show what is stored
+                self._refresh_all()
             return
         if error is not None:
             # The store refused (disk full, database locked…): nothing was applied.

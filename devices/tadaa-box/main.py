@@ -9,9 +9,14 @@
 #   in a tight (viper-compiled) loop — no per-pin IRQs, whose latency in
 #   MicroPython is tens of microseconds with millisecond dropouts — and pushes
 #   every change of the mask, with the 1 MHz hardware timer read right after it,
-#   into a lock-free single-producer/single-consumer queue.
+#   into a lock-free single-producer/single-consumer queue. It also keeps the
+#   longest gap between two of its samples (the worst sampling period).
 # * Core 0 drains that queue into the logic, talks to the host over USB CDC,
 #   sends heartbeats, and drives the LEDs.
+# * The queue never overflows silently: when it is full (core 0 stalled, e.g. a
+#   blocked USB write), core 1 drops the change and counts it; the count goes
+#   to the host in every heartbeat (``HB``'s last field), with the worst
+#   sampling period since the previous heartbeat.
 #
 # Pins and options come from ``config.py`` on the board (see README.md); a config
 # with ``AUTOSTART = False`` only defines everything (the tests drive ``setup()``
@@ -50,7 +55,8 @@ for _p in BUTTON_PINS:
 
 _q_t = array("I", [0] * QUEUE)  # raw timer at each change
 _q_v = array("I", [0] * QUEUE)  # raw GPIO bits at each change
-_q_w = array("I", [0, 0])  # [write index, loop counter]
+_q_w = array("I", [0, 0, 0, 0])  # [write index, loop counter, changes dropped, worst gap µs]
+_q_r = array("I", [0])  # core 0's read index (core 1 must not pass it)
 _stop = array("I", [0])
 
 
@@ -63,20 +69,30 @@ try:
     # emitter, which every RP2040 build has; elsewhere fall back to bytecode.
     from fast_sampler import make_sampler
 
-    _sampler = make_sampler(SIO_GPIO_IN, TIMER_RAWL, _q_t, _q_v, _q_w, _stop, QUEUE)
+    _sampler = make_sampler(SIO_GPIO_IN, TIMER_RAWL, _q_t, _q_v, _q_w, _q_r, _stop, QUEUE)
 except (ImportError, SyntaxError, AttributeError):
 
     def _sampler(pin_mask):
         mem = machine.mem32
         last = mem[SIO_GPIO_IN] & pin_mask
+        prev = mem[TIMER_RAWL]
         w = 0
         while _stop[0] == 0:
             v = mem[SIO_GPIO_IN] & pin_mask
+            t = mem[TIMER_RAWL] & 0xFFFFFFFF
+            gap = (t - prev) & 0xFFFFFFFF
+            if gap > _q_w[3]:
+                _q_w[3] = gap
+            prev = t
             if v != last:
-                _q_t[w] = mem[TIMER_RAWL] & 0xFFFFFFFF
-                _q_v[w] = v
-                w = (w + 1) & (QUEUE - 1)
-                _q_w[0] = w
+                nxt = (w + 1) & (QUEUE - 1)
+                if nxt == _q_r[0]:
+                    _q_w[2] += 1  # full: this change is lost, and counted
+                else:
+                    _q_t[w] = t
+                    _q_v[w] = v
+                    w = nxt
+                    _q_w[0] = w
                 last = v
             _q_w[1] += 1
 
@@ -147,9 +163,8 @@ class Firmware:
             initial_mask=initial,
         )
         self.r = _q_w[0]  # the queue is empty at boot; start where core 1 is
+        _q_r[0] = self.r
         self.shown_leds = -1
-        self.last_loops = _q_w[1]
-        self.last_hb = now
 
     def step(self):
         dev = self.dev
@@ -161,19 +176,20 @@ class Firmware:
             t = ext.near(_q_t[self.r])
             lines.extend(dev.on_sample(t, _to_buttons(_q_v[self.r])))
             self.r = (self.r + 1) & (QUEUE - 1)
+        _q_r[0] = self.r  # the slots are free again for core 1
+        dev.queue_overflows = _q_w[2]
         now = ext.extend(_timer_raw())
         # 2. host commands (stamped when their bytes were read)
         data = self.host.read()
         if data:
             lines.extend(dev.on_bytes(data, ext.extend(_timer_raw())))
-        # 3. sampling period for the heartbeat (average since the last one)
-        if now - self.last_hb >= 1000000:
-            loops = _q_w[1]
-            count = (loops - self.last_loops) & 0xFFFFFFFF
-            if count:
-                dev.note_loop(max(1, (now - self.last_hb) // count))
-            self.last_loops = loops
-            self.last_hb = now
+        # 3. the worst sampling period since the last step (core 1 keeps the
+        # longest gap between two samples; taken and cleared here, so the
+        # heartbeat reports the worst since the previous heartbeat)
+        worst = _q_w[3]
+        if worst:
+            _q_w[3] = 0
+            dev.note_loop(worst)
         lines.extend(dev.poll(now))
         for line in lines:
             self.host.write(line)

@@ -296,6 +296,7 @@ class TadaaDevice:
         self.corrupt = 0  # host lines dropped for a bad checksum or framing
         self.bad_commands = 0
         self.loop_us = 0  # the slowest sampling period seen since the last heartbeat
+        self.queue_overflows = 0  # edges the core-to-core queue dropped since boot
         self.hello_sent = False
 
     # -- output helpers
@@ -402,8 +403,15 @@ class TadaaDevice:
         if t_us >= self.next_heartbeat:
             out.append(
                 frame(
-                    "HB %s %d %d %d %d"
-                    % (self.boot_id, t_us, self.ring.next_seq - 1, len(self.ring), self.loop_us)
+                    "HB %s %d %d %d %d %d"
+                    % (
+                        self.boot_id,
+                        t_us,
+                        self.ring.next_seq - 1,
+                        len(self.ring),
+                        self.loop_us,
+                        self.queue_overflows,
+                    )
                 )
             )
             self.loop_us = 0
@@ -417,6 +425,7 @@ class TadaaDevice:
         return out
 
     def note_loop(self, period_us: int) -> None:
+        """A sampling period seen (µs): the heartbeat reports the worst since the last."""
         if period_us > self.loop_us:
             self.loop_us = period_us
 

@@ -82,3 +82,35 @@ def run_child(script: str, env: dict[str, str], *args: str) -> tuple[dict[str, o
     lines = proc.stdout.decode().strip().splitlines()
     assert lines, f"child printed nothing; stderr: {proc.stderr!r}"
     return json.loads(lines[-1]), proc.stderr
+
+
+ENCODERS = {
+    # format: (Debian package, command with {src} and {out})
+    "mp3": ("lame", ["lame", "--quiet", "-b", "192", "{src}", "{out}"]),
+    "flac": ("flac", ["flac", "--silent", "--force", "{src}", "-o", "{out}"]),
+    "ogg": ("vorbis-tools", ["oggenc", "--quiet", "-q", "6", "{src}", "-o", "{out}"]),
+}
+
+
+def encode(source: Path, fmt: str) -> Path:
+    """``source`` (a WAV) encoded as MP3, FLAC or OGG with the Debian tools; skips if absent."""
+    import shutil
+
+    import pytest
+
+    package, command = ENCODERS[fmt]
+    if shutil.which(command[0]) is None:
+        pytest.skip(f"{command[0]} is not installed (Debian package {package})")
+    out = source.with_suffix(f".{fmt}")
+    subprocess.run([part.format(src=source, out=out) for part in command], check=True, timeout=60)
+    return out
+
+
+def samples(frames: bytes, channels: int) -> np.ndarray:
+    return np.frombuffer(frames, "<i2").astype(np.float64).reshape(-1, channels)
+
+
+def likeness(a: np.ndarray, b: np.ndarray) -> float:
+    """Correlation of two signals of the same shape (1.0: the same waveform)."""
+    a, b = a.ravel(), b.ravel()
+    return float(np.dot(a, b) / np.sqrt(np.dot(a, a) * np.dot(b, b)))

@@ -123,7 +123,7 @@ def test_a_bad_file_raises_and_leaves_the_music_playing(
     backend.play(wav)
     text = tmp_path / "notes.txt"
     text.write_text("not music")
-    with pytest.raises(AudioFileError, match="not a WAV file"):
+    with pytest.raises(AudioFileError, match="cannot be decoded"):
         backend.play(text)
     assert not fake.plays[0].stop_entered.is_set()
     assert backend.is_playing()
@@ -177,3 +177,39 @@ def test_environment_variable_forces_silence(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("COMPANION_AUDIO", "bogus")
     with pytest.raises(ValueError, match="unknown audio backend"):
         open_backend()
+
+
+def test_the_background_probe_reads_silent_until_done_then_hands_over(wav: Path) -> None:
+    from companion.audio.backend import BackgroundBackend
+
+    release, ready = threading.Event(), threading.Event()
+    opened = SilentBackend("No sound card found: no music, the countdown still runs.")
+
+    def opener(prefer: str | None) -> AudioBackend:
+        release.wait(10)
+        return opened
+
+    bg = BackgroundBackend(on_ready=ready.set, opener=opener)
+    assert isinstance(bg, AudioBackend)
+    assert (bg.ready, bg.name, bg.available) == (False, "…", False)
+    assert bg.reason == "Checking the sound device…"
+    assert not bg.is_playing()
+    player = threading.Thread(target=bg.play, args=(wav,), kwargs={"cut_s": 0.1})
+    player.start()
+    player.join(0.2)
+    assert player.is_alive() and opened.played == [], "played before the device was known"
+    release.set()
+    assert ready.wait(10)
+    player.join(10)
+    assert opened.played == [wav] and opened.cuts == [0.1]
+    assert opened.lengths == [pytest.approx(0.1)]
+    assert (bg.name, bg.reason) == ("silent", opened.reason)
+
+
+def test_a_probe_that_raises_leaves_a_silent_backend_with_the_reason() -> None:
+    from companion.audio.backend import BackgroundBackend
+
+    bg = BackgroundBackend(prefer="pulse")
+    backend = bg.wait_ready(10)
+    assert backend is not None and backend.name == "silent"
+    assert "unknown audio backend 'pulse'" in bg.reason

@@ -1,4 +1,7 @@
-"""A WAV file the host picks: every wrong kind of file gets a clear message."""
+"""The WAV header reader of the built-in sounds: every wrong kind of file gets a clear message.
+
+A host's own files go through the decoder instead (``test_decode.py``).
+"""
 
 from __future__ import annotations
 
@@ -64,7 +67,7 @@ def test_a_file_that_cannot_play_is_refused_with_the_reason(tmp_path: Path, make
     path = tmp_path / "chosen.wav"
     make(path)
     with pytest.raises(AudioFileError, match=message) as info:
-        load_track(path)
+        read_info(path)
     assert str(path) in str(info.value)
 
 
@@ -78,16 +81,16 @@ def test_a_file_cut_short_is_refused_when_read(tmp_path: Path) -> None:
 
 def test_missing_file_and_folder(tmp_path: Path) -> None:
     with pytest.raises(AudioFileError, match="does not exist"):
-        load_track(tmp_path / "nope.wav")
+        read_info(tmp_path / "nope.wav")
     with pytest.raises(AudioFileError, match="is a folder"):
-        load_track(tmp_path)
+        read_info(tmp_path)
 
 
 def test_messages_are_translated_when_shown(tmp_path: Path) -> None:
     path = tmp_path / "x.wav"
     path.write_text("text")
     with pytest.raises(AudioFileError) as info:
-        load_track(path)
+        read_info(path)
     try:
         set_language("zh")
         assert str(info.value) == f"{path} 不是 WAV 文件。"

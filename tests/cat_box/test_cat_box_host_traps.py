@@ -99,7 +99,7 @@ async def test_a_missing_card_file_is_refused_on_the_form(tmp_path: Path, lang: 
         gone = tmp_path / "gone.toml"
         form.query_one("#opt-card_file", Input).value = str(gone)
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await app.settle()  # the form checks the file on the writer thread
         assert app.screen is form, "the session started with nothing to deal"
         assert app.store.sessions() == []
         said = str(form.query_one("#opt-error-card_file", Label).render())

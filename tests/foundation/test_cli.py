@@ -38,3 +38,14 @@ def test_companion_db_environment_variable_is_honoured(tmp_path):
     bad.write_text("plain text here, definitely not sqlite format\n")
     result = run(env={"COMPANION_DB": str(bad)})
     assert result.returncode == 2 and str(bad) in result.stderr
+
+
+def test_version_is_printed() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "--version"], capture_output=True, text=True
+    )
+    assert out.returncode == 0
+    assert out.stdout.startswith("companion ") and out.stdout.split()[1][0].isdigit()

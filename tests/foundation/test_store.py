@@ -8,7 +8,13 @@ import sqlite3
 import pytest
 
 from companion.rules.base import seat_players
-from companion.session.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError
+from companion.session.store import (
+    APPLICATION_ID,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Store,
+    StoreError,
+)
 
 
 def make_db_at_version(path, version):
@@ -32,7 +38,8 @@ def make_db_at_version(path, version):
             (players,),
         )
         conn.execute(
-            "INSERT INTO entries VALUES ('s-open', 1, 'action', "
+            "INSERT INTO entries(session_id, seq, kind, payload, at, mono_ns) "
+            "VALUES ('s-open', 1, 'action', "
             '\'{"type":"score","player":"p1","points":3}\', '
             "'2026-01-02T20:01:00Z', 5)"
         )
@@ -77,6 +84,7 @@ def test_a_newer_schema_is_refused_and_left_untouched(tmp_path):
     path = tmp_path / "future.sqlite3"
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE future(x)")
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # a newer companion marks it
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
@@ -149,8 +157,9 @@ def test_each_thread_gets_its_own_connection_and_sees_commits(tmp_path):
         def writer():
             seen["conn"] = store.conn
             for seq in range(1, 51):
-                store.append(sid, seq, "action", {"type": "score", "player": "p1",
-                                                  "points": 1}, seq)
+                store.append(
+                    sid, seq, "action", {"type": "score", "player": "p1", "points": 1}, seq
+                )
 
         thread = threading.Thread(target=writer)
         thread.start()

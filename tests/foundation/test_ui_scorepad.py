@@ -39,6 +39,7 @@ async def test_play_undo_quit_restart_resume(tmp_path):
         await pilot.pause()
         assert "already seated" in str(app.screen.query_one("#setup-error", Label).render())
         await pilot.press("ctrl+s")
+        await app.settle()  # the session is created on the writer thread
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ScorepadScreen)

@@ -140,3 +140,16 @@ def test_map_assigns_buttons_by_pressing(tmp_path):
     finally:
         sim.terminate()
         sim.wait(10)
+
+
+def test_simulate_refuses_a_device_no_board_could_be(tmp_path):
+    cmd = [sys.executable, "-m", "companion", "--lang", "en", "devices", "simulate"]
+    proc = subprocess.run(
+        [*cmd, "--drift", "5000", "--duration", "1", "--link-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "cannot simulate that: not a device a board could be" in proc.stderr
+    assert "drift_ppm" in proc.stderr and "Traceback" not in proc.stderr

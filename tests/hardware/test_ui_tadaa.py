@@ -102,12 +102,14 @@ async def test_presses_reach_the_game_with_exact_gaps_and_the_raw_log(tmp_path, 
         assert all(p.source == "button-box" and p.device == "BOXUI" for p in presses)
         by = {p.player: p for p in presses}
         assert by["p1"].device_us - by["p2"].device_us == 50
+
         # The Tadaa panel refreshes on its own timer: wait for it, however slow the machine.
         def finish_rows() -> list[str]:
             text = plain(screen.query_one(PhotoFinish))
             return [line for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
 
         await until(pilot, lambda: len(finish_rows()) == 3, what="all three in the photo finish")
+        assert hub.performing  # while the performance is on, the hub pings every 50 ms
         text = plain(screen.query_one(PhotoFinish))
         assert "Photo finish" in text and "+50 µs" in text
         order = [line.split()[1] for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +57,6 @@ from companion.games.meeple_circus.rules.actions import (
     StartPerformance,
     VoidPress,
 )
-from companion.games.meeple_circus.rules.game import parse_music_setting
 from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, CircusState
 from companion.games.meeple_circus.rules.timing import Attempt
 from companion.games.meeple_circus.tadaa_panel import TadaaPanel
@@ -88,6 +87,8 @@ class Music:
     track_id: str
     note: str = ""
     """Why this was chosen when it is a fallback (shown on screen)."""
+    cut_s: float | None = None
+    """Play only this long (fading out): ``song.mp3 @ 2:00``; ``length_ns`` is the cut."""
 
 
 def countdown_music(seconds: int, note: str = "") -> Music:
@@ -106,28 +107,54 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
     With the default setting, act 3's performers take the act's built-in tracks in
     turn (each performs to their own track); acts 1–2 use the act's first track.
     """
+    from companion.audio.choice import parse_music_choice
     from companion.audio.errors import AudioFileError
-    from companion.audio.tracks import load_track, tracks_for_act
+    from companion.audio.tracks import tracks_for_act
 
-    kind, seconds = parse_music_setting(setting)
-    if kind == "countdown" and seconds is not None:
-        return countdown_music(seconds)
     try:
-        if kind == "file":
-            track = load_track(Path(setting.strip()))
-        else:
-            tracks = tracks_for_act(act)
-            track = tracks[performance % len(tracks)]
+        choice = parse_music_choice(setting)
+        if choice.kind == "file":
+            return file_music(choice)
+        if choice.kind == "countdown" and choice.length_s is not None:
+            return countdown_music(round(choice.length_s))
+        tracks = tracks_for_act(act)
+        track = tracks[performance % len(tracks)]
     except (AudioFileError, OSError, ValueError, IndexError) as exc:
         note = _("Music unavailable ({problem}); plain countdown instead.").format(problem=exc)
         return countdown_music(FALLBACK_LENGTH_S, note)
     return Music(track.title, round(track.duration_s * NS_PER_S), track.path, track.id)
 
 
+def check_options(options: Mapping[str, Any]) -> str | None:
+    """The new-session form's check of the act music on this machine, or None if fine.
+
+    The rules cannot look at files; ``companion.audio.choice`` refuses a missing or
+    undecodable file, a countdown written another way and a cut longer than the song.
+    """
+    from companion.audio.choice import check_act_music
+    from companion.audio.errors import AudioFileError
+
+    try:
+        check_act_music([str(options.get(f"music_act{n}") or "") for n in (1, 2, 3)])
+    except AudioFileError as exc:
+        return str(exc)
+    return None
+
+
+def file_music(choice: Any) -> Music:
+    """The music of a checked file choice (``companion.audio.choice.MusicChoice``)."""
+    assert choice.path is not None and choice.length_s is not None
+    track_id = f"file:{choice.path}" + (f"@{choice.cut_s}" if choice.cut_s is not None else "")
+    return Music(
+        choice.title, round(choice.length_s * NS_PER_S), choice.path, track_id, cut_s=choice.cut_s
+    )
+
+
 class MeepleCircusScreen(GameScreen):
     """The host's view of a Meeple Circus game."""
 
     CSS_PATH = "screen.tcss"
+    check_options = staticmethod(check_options)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "player_key(0)", N_("Player keys"), key_display="1-5"),
         *(
@@ -571,7 +598,10 @@ class MeepleCircusScreen(GameScreen):
         def play() -> None:
             error: str | None = None
             try:
-                audio.play(path)
+                if music.cut_s is None:
+                    audio.play(path)
+                else:
+                    audio.play(path, cut_s=music.cut_s)
             except Exception as exc:  # a bad file: the countdown still runs
                 error = str(exc)
             # The music's time starts when play() returns (playback has started).
@@ -704,7 +734,7 @@ class MeepleCircusScreen(GameScreen):
         self.submit(FinishPerformance())
 
     def action_music(self) -> None:
-        """Pick what times the next performance: a built-in track, a WAV file, a countdown."""
+        """Pick what times the next performance: a built-in track, a music file, a countdown."""
         from companion.audio.tracks import tracks_for_act
 
         state = self.circus
@@ -714,7 +744,7 @@ class MeepleCircusScreen(GameScreen):
             for track in tracks_for_act(act):
                 length = format_remaining(round(track.duration_s * NS_PER_S))
                 choices.append((f"track:{track.id}", f"♪ {track.title} ({length})"))
-        choices.append(("file", _("Another WAV file…")))
+        choices.append(("file", _("Another music file…")))
         choices.append(("countdown", _("A plain countdown…")))
         key = (act, max(0, len(state.act.performances) - 1) if act == 3 and state.act else 0)
 
@@ -738,32 +768,38 @@ class MeepleCircusScreen(GameScreen):
         self.app.push_screen(ChoiceDialog(_("Music for this performance"), choices), chosen)
 
     def _ask_file(self, set_music: Any) -> None:
+        from companion.audio.choice import parse_music_file
         from companion.audio.errors import AudioFileError
-        from companion.audio.tracks import load_track
 
         def check(text: str) -> str | None:
             try:
-                load_track(Path(text.strip()))
+                parse_music_file(text)
             except AudioFileError as exc:
                 return str(exc)
             return None
 
         def done(text: str | None) -> None:
             if text:
-                t = load_track(Path(text.strip()))
-                set_music(Music(t.title, round(t.duration_s * NS_PER_S), t.path, f"file:{t.path}"))
+                set_music(file_music(parse_music_file(text)))
 
         self.app.push_screen(
-            PromptDialog(_("Path of a WAV file"), check=check, placeholder="~/music/circus.wav"),
+            PromptDialog(
+                _("Music file (MP3, FLAC, OGG or WAV); “@ 2:00” after it cuts the song"),
+                check=check,
+                placeholder="~/music/circus.mp3 @ 2:00",
+            ),
             done,
         )
 
     def _ask_countdown(self, set_music: Any) -> None:
+        from companion.audio.choice import parse_music_choice
+        from companion.audio.errors import AudioFileError
+
         def check(text: str) -> str | None:
             try:
-                parse_music_setting(f"countdown:{text.strip()}")
-            except RuleError as err:
-                return err.render(_)
+                parse_music_choice(f"countdown:{text.strip()}")
+            except AudioFileError as exc:
+                return str(exc)
             return None
 
         def done(text: str | None) -> None:

@@ -43,6 +43,7 @@ from companion.hardware.hid import for_config as hid_for_config
 from companion.hardware.link import DevicePress, TadaaHub
 from companion.i18n import _
 from companion.session.live import LiveSession
+from companion.session.store import StoreError
 from companion.widgets.device_status import DeviceStatusLine
 
 REFRESH_S = 0.25
@@ -151,7 +152,13 @@ class TadaaPanel(Vertical):
     # ------------------------------------------------------------------ from the hub thread
 
     def _record(self, payload: dict[str, Any], mono_ns: int) -> object:
-        return self.session.record_hardware(payload, mono_ns)
+        try:
+            return self.session.record_hardware(payload, mono_ns)
+        except StoreError as exc:  # disk full: the press still counts; its log line is lost
+            message = _("A button press could not be saved: {error}").format(error=exc.render(_))
+            with contextlib.suppress(RuntimeError):  # the app already quit
+                self.app.call_from_thread(self.app.notify, message, severity="error")
+            return None
 
     def _deliver(self, press: Press) -> None:
         self.post_message(self.Pressed(press))
@@ -184,6 +191,11 @@ class TadaaPanel(Vertical):
         perf = self.performance()
         self.query_one(PhotoFinish).show(perf, self.session.players, self.speed_tokens())
         self._update_leds(perf)
+        performing = perf is not None and not perf.ended
+        if self.hub is not None and performing != self.hub.performing:
+            # A performance is on (or about to start): the hub pings faster, so its
+            # presses get the tightest uncertainty the link allows.
+            self.hub.set_performing(performing)
 
     def _update_leds(self, perf: Performance | None) -> None:
         if self.hub is None or self.config is None:

@@ -113,12 +113,17 @@ def pressed(*buttons):
 
 
 def core1_sees(gpio, t):
-    """What core 1 does on a change: record the raw bits and the timer."""
+    """What core 1 does on a change: record the raw bits and the timer, or, if
+    the queue is full (core 0 has not read that far), drop the change and count it."""
     MACHINE.mem32.gpio = gpio
     w = fw_main._q_w[0]
+    nxt = (w + 1) & (fw_main.QUEUE - 1)
+    if nxt == fw_main._q_r[0]:
+        fw_main._q_w[2] += 1
+        return
     fw_main._q_t[w] = t & 0xFFFFFFFF
     fw_main._q_v[w] = gpio & fw_main.PIN_MASK
-    fw_main._q_w[0] = (w + 1) & (fw_main.QUEUE - 1)
+    fw_main._q_w[0] = nxt
 
 
 def boot(timer=1000):
@@ -187,11 +192,33 @@ def check_timer_wrap_and_heartbeat():
         "time keeps counting across the wrap",
     )
     fw_main._q_w[1] = loops + 2000  # core 1 ran 2000 samples in the next second
+    fw_main._q_w[3] = 37  # the longest gap between two of them
+    MACHINE.mem32.timer = 0x20 + 500000
+    fw.step()
+    fw_main._q_w[3] = 2  # later gaps were short
     MACHINE.mem32.timer = 0x20 + 1000000
     fw.step()
     hb = [x for x in host.bodies() if x.startswith("HB ")]
-    # 2000 samples in the 1,004,128 µs since boot: 502 µs each on average
-    eq(hb[0].split(" ")[5], "502", "average sampling period reported")
+    eq(hb[0].split(" ")[5], "37", "the worst sampling period since the last heartbeat")
+    eq(hb[0].split(" ")[6], "0", "no change dropped")
+
+
+def check_queue_overflow_counted_and_reported():
+    fw, host = boot(1000)
+    fw.step()
+    host.bodies()
+    # Core 0 stalls (a blocked USB write) while core 1 sees a storm of changes.
+    t = 5000
+    for k in range(fw_main.QUEUE + 10):
+        core1_sees(pressed(1) if k % 2 == 0 else pressed(), t)
+        t += 100
+    dropped = fw_main._q_w[2]
+    eq(dropped, 11, "a full queue drops changes and counts them (it holds QUEUE - 1)")
+    MACHINE.mem32.timer = 1000 + 1000000
+    fw.step()
+    hb = [x for x in host.bodies() if x.startswith("HB ")]
+    eq(hb[0].split(" ")[6], "11", "the heartbeat reports the dropped changes")
+    eq(fw_main._q_r[0], fw_main._q_w[0], "core 0 read everything and said so")
 
 
 CHECKS = [
@@ -199,6 +226,7 @@ CHECKS = [
     check_hello_arm_ping,
     check_press_tie_and_leds,
     check_timer_wrap_and_heartbeat,
+    check_queue_overflow_counted_and_reported,
 ]
 
 

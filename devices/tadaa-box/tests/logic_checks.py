@@ -214,10 +214,14 @@ def check_heartbeat():
     dev = L.TadaaDevice(3, "B00710AD", "SER1", heartbeat_us=1000000)
     out = [body_of(x) for x in dev.poll(5)]
     eq(out[0].split(" ")[0], "HELLO", "hello first")
-    eq(out[1], "HB B00710AD 5 0 0 0", "heartbeat")
+    eq(out[1], "HB B00710AD 5 0 0 0 0", "heartbeat")
     eq(dev.poll(500000), [], "not due")
     dev.note_loop(17)
-    eq([body_of(x) for x in dev.poll(1000005)], ["HB B00710AD 1000005 0 0 17"], "due")
+    dev.note_loop(3)  # the worst period since the last heartbeat, not the last one
+    dev.queue_overflows = 2
+    eq([body_of(x) for x in dev.poll(1000005)], ["HB B00710AD 1000005 0 0 17 2"], "due")
+    dev.note_loop(4)
+    eq([body_of(x) for x in dev.poll(2000005)], ["HB B00710AD 2000005 0 0 4 2"], "reset")
 
 
 def check_leds():

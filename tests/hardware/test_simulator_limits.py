@@ -1,0 +1,52 @@
+"""The simulator refuses devices no board could be; the host reads what the firmware reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.hardware import protocol as proto
+from companion.hardware import tadaa_logic as logic
+from companion.hardware.simulator import SimDeviceConfig, Transport
+from tests.hardware.conftest import wait_for
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"offset_us": -1},  # device time counts up from boot: it used to send t_us < 0
+        {"buttons": 0},
+        {"buttons": 9},
+        {"drift_ppm": 5000.0},
+        {"sample_us": 0},
+        {"debounce_us": -5},
+        {"ring_size": 0},
+        {"hold_ms": 0},
+        {"serial": "TWO WORDS"},
+        {"serial": ""},
+        {"to_host": Transport(base_us=-10.0)},
+        {"to_device": Transport(drop_rate=1.5)},
+    ],
+)
+def test_settings_a_real_device_cannot_have_are_refused(settings):
+    with pytest.raises(ValueError, match="not a device a board could be"):
+        SimDeviceConfig(**{"serial": "OK", **settings})
+
+
+def test_heartbeat_carries_queue_overflows_and_the_worst_period():
+    dev = logic.TadaaDevice(2, "B00710AD", "S")
+    dev.note_loop(40)
+    dev.note_loop(3)
+    dev.queue_overflows = 5
+    hb = [proto.parse_line(x[:-1]) for x in dev.poll(10)][1]
+    assert isinstance(hb, proto.Heartbeat) and (hb.sample_us, hb.queue_overflows) == (40, 5)
+    # A firmware that sends the older 5 fields is still understood.
+    old = proto.parse_line(logic.frame("HB B00710AD 5 0 0 1")[:-1])
+    assert isinstance(old, proto.Heartbeat) and old.queue_overflows == 0
+
+
+def test_the_host_shows_the_firmware_queue_overflows(rig):
+    r = rig([SimDeviceConfig("QFULL", buttons=2)])
+    r.wait_synced(max_uncertainty_ns=5_000_000)
+    dev = r.sim.devices[0]
+    r.sim.call(lambda: setattr(dev.device, "queue_overflows", 3))
+    wait_for(lambda: r.status("QFULL").queue_overflows == 3, what="the overflow count shown")
