@@ -20,12 +20,6 @@ from companion.session.export import bgstats_play, csv_text
 from companion.session.results import session_results
 from companion.session.store import Store
 
-NEEDS_GUIDE = pytest.mark.xfail(
-    strict=True,
-    reason="session/results.py guesses the start player from JSON keys; the lead changes it "
-    "to ask guide.start_player (issue 12, item 6). Remove this mark then.",
-)
-
 
 @pytest.fixture
 def finished(tmp_path: Path):
@@ -38,6 +32,10 @@ def finished(tmp_path: Path):
 def test_the_guide_knows_who_started_and_how_it_ended(finished) -> None:
     _store, live = finished
     assert GUIDE.start_player(live.state) == "p3"
+    # the history's query reads the entry the guide names; it agrees with start_player
+    kind, field = GUIDE.start_player_entry
+    deals = [e.payload for e in live.entries if e.payload.get("type") == kind]
+    assert deals[-1][field] == GUIDE.start_player(live.state)
     assert find_game("cat-box").termination is Termination
     assert Termination(live.outcome.termination) in set(Termination)
 
@@ -54,7 +52,6 @@ def test_history_has_the_termination_and_the_winners(finished) -> None:
     assert {r["score"] for r in rows} == {str(s) for s in live.outcome.scores.values()}
 
 
-@NEEDS_GUIDE
 def test_history_and_bgstats_name_the_start_player(finished) -> None:
     store, live = finished
     [res] = session_results(store, [live.id])

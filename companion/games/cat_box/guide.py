@@ -71,6 +71,9 @@ MANUAL_TYPES = frozenset({AdjustTokens.type})
 
 
 class CatBoxGuide(Guide[CatBoxState]):
+    start_player_entry = (Deal.type, "start")
+    """The ``deal`` records who starts round 1 (what ``start_player`` answers)."""
+
     summary = N_(
         "Nine Cards: Cat Box (3–8 players). On your turn do one of: ROLL (r) the 3 common "
         "dice and 1 or 2 of your player dice, then place one token (p) on a slot whose tease "
