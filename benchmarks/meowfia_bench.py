@@ -6,7 +6,10 @@ Measures
 * ``apply`` of one vote on a 10-player ballot (9 voters), and the live totals;
 * a whole 10-player game (5 rounds, 3 reckonings, a revote in each) applied in memory;
 * the same game committed action by action through ``LiveSession.act`` on a file
-  database (WAL, ``synchronous=FULL``), then replayed and resumed from the log.
+  database (WAL, ``synchronous=FULL``), then replayed and resumed from the log;
+* the host guide and the view-model on every state of that game (what each key and
+  each timer tick costs the screen and the board), side by side with the rules' bare
+  count (``ballot.totals()`` + ``leaders()``, what the screen used to start from).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from companion.games.meowfia.guide import GUIDE
 from companion.games.meowfia.rules import (
     GAME,
     Abstain,
@@ -31,6 +35,7 @@ from companion.games.meowfia.rules import (
     Start,
     Vote,
 )
+from companion.games.meowfia.view import host_view, table_view
 from companion.rules.base import Action, seat_players
 from companion.session.clock import ManualClock
 from companion.session.live import LiveSession
@@ -96,6 +101,47 @@ def time_votes(repeat: int) -> list[float]:
     return samples
 
 
+def time_views(actions: list[Action], repeat: int) -> dict[str, list[float]]:
+    """Per state of the game: the guide, the view-models, and the bare count, in ms."""
+    states = [GAME.setup(PLAYERS, {})]
+    for action in actions:
+        states.append(GAME.apply(states[-1], action))
+    out: dict[str, list[float]] = {
+        "bare count (totals + leaders), ballot states": [],
+        "view tally (host_view), ballot states": [],
+        "guide.allowed": [],
+        "guide.prompt rendered": [],
+        "guide.describe rendered": [],
+        "table_view (the board)": [],
+        "host_view (the screen)": [],
+    }
+
+    def timed(key: str, fn: object) -> None:
+        t = time.perf_counter_ns()
+        fn()  # type: ignore[operator]
+        out[key].append((time.perf_counter_ns() - t) / 1e6)
+
+    for _ in range(repeat):
+        for i, state in enumerate(states):
+            ballot = state.ballot
+            if ballot is not None:
+                timed(
+                    "bare count (totals + leaders), ballot states",
+                    lambda b=ballot: (b.totals(), b.leaders()),
+                )
+                timed("view tally (host_view), ballot states", lambda s=state: host_view(s, 0))
+            timed("guide.allowed", lambda s=state: GUIDE.allowed(s))
+            timed("guide.prompt rendered", lambda s=state: GUIDE.prompt(s).render())
+            if i:
+                timed(
+                    "guide.describe rendered",
+                    lambda i=i: GUIDE.describe(actions[i - 1], states[i - 1], states[i]).render(),
+                )
+            timed("table_view (the board)", lambda s=state: table_view(s, 0))
+            timed("host_view (the screen)", lambda s=state: host_view(s, 0))
+    return out
+
+
 def ms(values: list[float]) -> str:
     values = sorted(values)
     p99 = values[int(len(values) * 0.99) - 1]
@@ -117,6 +163,8 @@ def main() -> None:
             state = GAME.apply(state, action)
         samples.append((time.perf_counter() - t) * 1000)
     print(f"whole 10-player game in memory ({len(actions)} actions):", ms(samples))
+    for name, values in time_views(actions, 20).items():
+        print(f"{name}:", ms(values))
 
     folder = args.db.parent if args.db else Path(tempfile.mkdtemp(dir=Path.cwd()))
     db = args.db or folder / "meowfia_bench.sqlite3"

@@ -18,7 +18,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from companion.rules.base import N_, Action, PlayerId
 
@@ -92,10 +92,13 @@ class Guide(ABC, Generic[S]):
     summary: ClassVar[str] = ""
     """The rules on one screen (English, marked with ``N_``), shown by ``?`` / F1."""
 
-    start_player_entry: ClassVar[tuple[str, str] | None] = None
-    """(action type, field) of the log entry naming the start player, for the history's
-    query, which reads thousands of sessions without replaying them; it must agree with
-    ``start_player(state)`` (each game's tests check both)."""
+    start_player_entries: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """(action type, field) of the log entries naming the start player, for the
+    history's query, which reads thousands of sessions without replaying them; it
+    must agree with ``start_player(state)`` (each game's tests check both)."""
+    start_player_from: ClassVar[Literal["first", "last"]] = "first"
+    """Which of those entries still in effect counts: the first (Meeple Circus names
+    a first player every act) or the last (a draft dealt again, a choice changed)."""
 
     @abstractmethod
     def phase(self, state: S) -> str:

@@ -263,26 +263,44 @@ def utc_bound(day: date, tz: tzinfo | None = None) -> str:
 
 def _starter_sql() -> str:
     """The start player of ``s``, from the log entry each game's guide names
-    (``Guide.start_player_entry``: action type and field) — no key is guessed. The
-    newest such action counts (a first player chosen again after an undo)."""
+    (``Guide.start_player_entries``: action types and fields) — no key is guessed.
+    Of those still in effect the first or the last counts, as the guide says."""
     from companion.games import GAMES
 
-    types, fields = [], []
+    kinds, fields, last = [], [], []
     for info in GAMES:
         guide = info.guide
-        entry = guide.start_player_entry if guide is not None else None
-        if entry is not None:
-            kind, name = entry
-            types.append(f"WHEN '{info.id}' THEN '{kind}'")
-            fields.append(f"WHEN '{info.id}' THEN '$.{name}'")
-    if not types:
+        entries = guide.start_player_entries if guide is not None else ()
+        if not entries:
+            continue
+        listed = ", ".join(f"'{kind}'" for kind, _name in entries)
+        kinds.append(f"WHEN '{info.id}' THEN json_extract(e.payload, '$.type') IN ({listed})")
+        by_type = " ".join(f"WHEN '{kind}' THEN '$.{name}'" for kind, name in entries)
+        fields.append(f"WHEN '{info.id}' THEN CASE json_extract(e.payload, '$.type') {by_type} END")
+        if guide is not None and guide.start_player_from == "last":
+            last.append(info.id)
+    if not kinds:
         return "NULL"
-    return (
-        "(SELECT json_extract(e.payload, CASE s.game " + " ".join(fields) + " END) "
-        "FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
-        "AND json_extract(e.payload, '$.type') = CASE s.game " + " ".join(types) + " END "
-        "ORDER BY e.seq DESC LIMIT 1)"
+    # In effect = undone as often as redone (undo and redo entries name their target).
+    in_effect = (
+        "(SELECT count(*) FROM entries u WHERE u.session_id = s.id AND u.kind = 'undo' "
+        "AND json_extract(u.payload, '$.undoes') = e.seq) = "
+        "(SELECT count(*) FROM entries r WHERE r.session_id = s.id AND r.kind = 'redo' "
+        "AND json_extract(r.payload, '$.redoes') = e.seq)"
     )
+    def pick(direction: str) -> str:
+        return (
+            "(SELECT json_extract(e.payload, CASE s.game " + " ".join(fields) + " END) "
+            "FROM entries e WHERE e.session_id = s.id AND e.kind = 'action' "
+            "AND CASE s.game " + " ".join(kinds) + " ELSE 0 END "
+            f"AND {in_effect} ORDER BY e.seq {direction} LIMIT 1)"
+        )
+
+    if not last:
+        return pick("ASC")
+    # SQLite cannot order a correlated sub-select by the outer row: one of each.
+    listed = ", ".join(f"'{game}'" for game in last)
+    return f"CASE WHEN s.game IN ({listed}) THEN {pick('DESC')} ELSE {pick('ASC')} END"
 
 
 @cache

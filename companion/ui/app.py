@@ -44,6 +44,12 @@ class CompanionApp(App[str | None]):
     TITLE = "Companion"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", N_("Quit"), priority=True),
+        # Focus moves as soon as Tab arrives, in key order. Textual's own Tab binding
+        # lives on the screen and runs only after the focused widget's queue hands the
+        # key back, so in a burst ("1 Tab 3") the "3" was forwarded to the old field
+        # before focus moved: typed keys landed in the wrong field (issue 13, item 3).
+        Binding("tab", "focus_next", N_("Next field"), show=False, priority=True),
+        Binding("shift+tab", "focus_previous", N_("Previous field"), show=False, priority=True),
         # Declared here so that the footer's "palette" is translated (Textual adds an
         # English one otherwise).
         Binding(

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from typing import Any, ClassVar, TypeVar, cast
 
+from rich.text import Text
 from textual import events
 from textual.actions import parse as parse_action_text
 from textual.app import ComposeResult
@@ -196,7 +197,7 @@ class GameScreen(Screen[None]):
     def say(self, message: str, *, error: bool = False) -> None:
         """Show ``message`` in the message line until the next commit."""
         line = self.query_one("#message-line", Static)
-        line.update(message)
+        line.update(Text(message))  # plain text: "[set]" in a message is not markup
         line.set_class(error, "error")
         line.set_class(not error, "notice")
 

@@ -76,8 +76,9 @@ async def test_countdown_and_tadaa_order(tmp_path: Path, start_writer) -> None:
         await app.caught_up(report["seq"])
         await pilot.pause()
         lines = screen_text(app).splitlines()
-        cy = next(line for line in lines if " Cy " in line and "12.00 s" in line)
-        ann = next(line for line in lines if " Ann " in line and "12.04 s" in line)
+        # Times into the music as the host screen writes them (one label: view.py).
+        cy = next(line for line in lines if " Cy " in line and "0:12.000" in line)
+        ann = next(line for line in lines if " Ann " in line and "0:12.040" in line)
         assert "+40.123 ms ⏱" in ann and "speed token +1" in ann and "speed token +2" in cy
         # The photo finish's time line: seat 3 (Cy) then seat 1 (Ann), end to end.
         assert any("├3" in line and "1┤" in line for line in lines)

@@ -28,5 +28,5 @@ def test_chinese(zh) -> None:
     assert progress_label("act 2") == "第2幕"
     assert progress_label("round 3") == "第3轮"
     assert duration(95 * 60) == "1 小时 35 分钟"
-    assert side_label("police") == "警方" and side_label("meowfia") == "喵啡亚"
+    assert side_label("police") == "警方" and side_label("meowfia") == "喵喵咪呀"
     assert side_label("werewolf") == "werewolf"  # unknown sides are shown as stored

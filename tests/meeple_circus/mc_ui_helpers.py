@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 from textual.widgets import Input, Static
 
-from companion.games.meeple_circus.dialogs import ScoreDialog
+from companion.games.meeple_circus.dialogs import ReviewDialog, ScoreDialog
 from companion.games.meeple_circus.rules.state import CircusState
 from companion.games.meeple_circus.screen import MeepleCircusScreen
 from companion.session.clock import ManualClock
@@ -128,4 +128,7 @@ class Table:
         await self.pilot.pause()
         await self.pilot.press("enter")
         await self.app.settle()
+        if isinstance(self.app.screen, ReviewDialog):  # the act's last evaluation: close it
+            await self.pilot.press("enter")
+            await self.app.settle()
         assert isinstance(self.app.screen, MeepleCircusScreen), "the form did not close"

@@ -14,7 +14,7 @@ from pathlib import Path
 from mc_ui_helpers import SIZE, FakeAudio, Table, plain, type_text
 from textual.widgets import Input, Static
 
-from companion.games.meeple_circus.dialogs import ScoreDialog
+from companion.games.meeple_circus.dialogs import ReviewDialog, ScoreDialog
 from companion.games.meeple_circus.screen import KEYBOARD_UNCERTAINTY_NS
 from companion.rules.base import Player
 from companion.session.clock import ManualClock
@@ -110,6 +110,9 @@ async def test_three_acts_through_the_keys(tmp_path: Path, sounds: Path) -> None
         )
         await pilot.press("backspace")
         await type_text(pilot, "3")
+        await pilot.press("enter")
+        await app.settle()
+        assert isinstance(app.screen, ReviewDialog)  # the last save closes the act: review
         await pilot.press("enter")
         await app.settle()
         assert t.state.totals() == {"p1": 13, "p2": 3, "p3": 5}

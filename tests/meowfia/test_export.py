@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from fractions import Fraction
 
 import pytest
+from meowfia_play import play_a_whole_game
 
 from companion.cli import main as cli_main
 from companion.games.meowfia.rules import (
     GAME,
-    Abstain,
-    Identify,
-    Inspect,
-    MoveMarker,
-    Question,
-    Reveal,
-    Revote,
-    SetWeight,
-    SmugglingDone,
-    Start,
-    Vote,
 )
 from companion.rules.base import seat_players
 from companion.session.clock import ManualClock
@@ -29,32 +18,6 @@ from companion.session.export import export_text, parse_document, replay_session
 from companion.session.live import LiveSession
 from companion.session.log import replay
 from companion.session.store import Store
-
-
-def play_a_whole_game(live: LiveSession) -> None:
-    """Sheriff p1; a tie and a revote; an undo; a weight change; a Police win; identify."""
-    others = [p.id for p in live.players if p.id != "p1"]
-    live.act(Start("p1", live.rng.choice(others)))
-    for _round in range(3):
-        live.act(SmugglingDone())
-        live.act(Question(live.state.current_round.next_to_question, "N"))
-        live.act(Inspect("E", "contraband"))
-        if _round == 0:  # a tie first: p2 and p3 vote for each other, the rest abstain
-            live.act(MoveMarker("ring", None, "the ring was given away by a role"))
-            live.act(Vote("p2", "p3"))
-            live.act(Vote("p3", "p2"))
-            live.act(Vote("p4", "p5"))
-            live.undo()  # p4 meant to abstain
-            for voter in ("p4", "p5", "p6"):
-                live.act(Abstain(voter))
-            assert live.state.ballot.result == "tie"
-            live.act(Revote())
-            live.act(SetWeight("p6", Fraction(2), "double vote"))
-        target = ("p2", "p3", "p4")[_round]
-        for voter in live.state.ballot.voters:
-            live.act(Vote(voter, "p5" if voter == target else target))
-        live.act(Reveal(target, "meowfia", "Tabby" if _round == 1 else None))
-    live.act(Identify("p6"))
 
 
 @pytest.fixture

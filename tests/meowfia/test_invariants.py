@@ -3,101 +3,19 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from meowfia_play import next_action, noise_actions, progress_actions
 
-from companion.games.meowfia.rules import (
-    BUILDINGS,
-    GAME,
-    Abstain,
-    Identify,
-    Inspect,
-    MeowfiaState,
-    MoveMarker,
-    Question,
-    Retract,
-    Reveal,
-    RevealTile,
-    Revote,
-    SetCounter,
-    SetWeight,
-    SmugglingDone,
-    Start,
-    Vote,
-)
-from companion.rules.base import Action, GameOverError, RuleError, seat_players
+from companion.games.meowfia.rules import GAME, Identify, MeowfiaState
+from companion.rules.base import GameOverError, RuleError, seat_players
 from companion.session.live import LiveSession
 from companion.session.log import replay
 from companion.session.store import Store
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def progress_actions(state: MeowfiaState, rnd: random.Random) -> list[Action]:
-    """Legal-looking moves that push the game forward (what a host would enter)."""
-    ids = [p.id for p in state.players]
-    if state.phase == "setup":
-        sheriff = rnd.choice(ids)
-        return [Start(sheriff, rnd.choice([i for i in ids if i != sheriff]))]
-    if state.phase == "smuggling":
-        return [SmugglingDone()]
-    if state.phase == "inspection":
-        current = state.current_round
-        assert current is not None
-        out: list[Action] = [Inspect(rnd.choice(BUILDINGS), rnd.choice(("contraband", "empty")))]
-        nxt = current.next_to_question
-        if nxt is not None:
-            out.append(Question(nxt, rnd.choice((None, *BUILDINGS))))
-        return out
-    if state.phase == "reckoning":
-        ballot = state.ballot
-        assert ballot is not None
-        if ballot.result == "tie":
-            return [Revote()]
-        if ballot.result == "accused":
-            assert ballot.accused is not None
-            return [Reveal(ballot.accused, rnd.choice(("meowfia", "meowfia", "undercover")))]
-        waiting = [v for v in ballot.voters if ballot.cast_of(v) is None]
-        voter = rnd.choice(waiting)
-        targets = [c for c in ballot.candidates if c != voter]
-        if not targets or rnd.random() < 0.1:
-            return [Abstain(voter)]
-        return [Vote(voter, rnd.choice(targets))]
-    hidden = [pid for pid in state.hidden if pid != state.undercover]
-    return [Identify(rnd.choice(hidden))] if hidden and state.undercover is None else []
-
-
-def noise_actions(state: MeowfiaState, rnd: random.Random) -> list[Action]:
-    """Anything at all, mostly illegal: it must be refused with a RuleError or applied."""
-    ids = [p.id for p in state.players] + ["p99"]
-    pick = rnd.choice
-    weight = pick([Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(11)])
-    return [
-        Start(pick(ids), pick(ids)),
-        SmugglingDone(),
-        Question(pick(ids)),
-        Inspect(pick(BUILDINGS), pick(("contraband", "empty"))),
-        Vote(pick(ids), pick(ids)),
-        Abstain(pick(ids)),
-        Retract(pick(ids)),
-        Revote(),
-        Reveal(pick(ids), pick(("meowfia", "undercover"))),
-        Identify(pick(ids)),
-        MoveMarker(pick(("ring", "message", "rose")), pick([*ids, None]), "ability"),
-        SetWeight(pick(ids), weight, "ability"),
-        RevealTile(pick(ids), pick(("meowfia", "meowfia", "meowfia", "undercover")), "ability"),
-        SetCounter(pick(("smuggles", "intercepts")), rnd.randint(0, 4), "mistake"),
-    ]
-
-
-def next_action(state: MeowfiaState, rnd: random.Random) -> Action | None:
-    progress = progress_actions(state, rnd)
-    if progress and rnd.random() < 0.8:
-        return rnd.choice(progress)
-    return rnd.choice(noise_actions(state, rnd))
 
 
 def check_invariants(state: MeowfiaState) -> None:

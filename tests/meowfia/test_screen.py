@@ -112,7 +112,7 @@ async def test_a_whole_six_player_game_to_a_police_win(tmp_path):
     app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(7))
     async with app.run_test(size=SIZE) as pilot:
         screen = await start(pilot, app)
-        assert "Sheriff" in text_of(screen, "#mf-order")
+        assert "Sheriff" in text_of(screen, "#guide-prompt")
         await press(pilot, app, "1")
         state = state_of(screen)
         assert state.sheriff == "p1" and state.phase == "smuggling"
@@ -313,10 +313,10 @@ async def test_the_screen_speaks_chinese(tmp_path):
         dialog = app.screen
         assert isinstance(dialog, KeyChoiceDialog)
         assert "翻开" in dialog.question
-        assert [c.label for c in dialog.choices] == ["卧底", "喵啡亚成员"]
+        assert [c.label for c in dialog.choices] == ["卧底", "喵喵咪呀成员"]
         await press(pilot, app, "u")
-        assert "喵啡亚阵营获胜" in text_of(screen, "#mf-win")
-        assert "获胜者（喵啡亚）" in text_of(screen, "#mf-win")
+        assert "喵喵咪呀阵营获胜" in text_of(screen, "#mf-win")
+        assert "获胜者（喵喵咪呀）" in text_of(screen, "#mf-win")
 
 
 async def test_keys_typed_before_a_commit_lands_keep_their_order(tmp_path, monkeypatch):

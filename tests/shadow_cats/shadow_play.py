@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 
 from companion.games.shadow_cats.prepare import (
+    RosterSource,
+    begin,
+    deal_layout,
     default_roster,
     random_setup,
     roll_d100,
@@ -21,9 +25,12 @@ from companion.games.shadow_cats.rules.actions import (
     ALL_ACTIONS,
     IDENTITIES,
     Attack,
+    Begin,
     ChangeHp,
     CopyCharacter,
+    Deal,
     DeclareNeutralWin,
+    Destination,
     EndTurn,
     FinalIdentities,
     Forest,
@@ -31,9 +38,15 @@ from companion.games.shadow_cats.rules.actions import (
     Identity,
     IdentityEntry,
     Move,
+    MoveDice,
+    PickCharacter,
     Place,
     Relocate,
     Reveal,
+    SetCounts,
+    SetFirstPlayer,
+    SetLayout,
+    Setup,
     TakeItem,
 )
 from companion.games.shadow_cats.rules.board import LOCATIONS
@@ -112,12 +125,54 @@ class Table:
         return EndTurn(pid)
 
 
-def junk_action(state: ShadowState, rng: random.Random) -> Action:
-    """Arbitrary input: any action type with any values (mostly illegal)."""
+@cache
+def _default() -> RosterSource:
+    return default_roster()
+
+
+@cache
+def _default_ids() -> tuple[str, ...]:
+    return tuple(c.id for c in _default().parse().characters)
+
+
+def junk_action(state: ShadowState, rng: random.Random, cls: type[Action] | None = None) -> Action:
+    """Arbitrary input: any action type (or ``cls``) with any values (mostly illegal)."""
     ids = [p.id for p in state.players] + ["p99"]
     pid = rng.choice(ids)
     other = rng.choice(ids)
-    cls = rng.choice(ALL_ACTIONS)
+    cls = cls or rng.choice(ALL_ACTIONS)
+    chars = ["metal", "wood", "ke-yao", "lanmiao", "xiaohong", "ghost"]
+    if cls is Deal:
+        count = len(state.players) + rng.choice([0, 0, -1])
+        names = list(_default_ids())
+        rng.shuffle(names)
+        pairs = tuple((names[2 * i], names[2 * i + 1]) for i in range(count))
+        return Deal("default_roster.toml", _default().text, pairs, deal_layout(rng), pid)
+    if cls is PickCharacter:
+        draft = state.draft
+        pool = [c.id for c in draft.roster.characters] if draft else chars
+        return PickCharacter(pid, rng.choice([*pool, "ghost"]))
+    if cls is SetCounts:
+        return SetCounts(rng.randint(0, 4), rng.randint(0, 4), rng.randint(-1, 3))
+    if cls is SetLayout:
+        layout = list(LOCATIONS)
+        rng.shuffle(layout)
+        return SetLayout(tuple(layout[: rng.choice([7, 7, 6])]))
+    if cls is SetFirstPlayer:
+        return SetFirstPlayer(pid)
+    if cls is Begin:
+        draft = state.draft
+        if draft is not None and rng.random() < 0.5:
+            return begin(draft, rng)
+        return Begin(tuple(rng.sample(["metal-sword", "ke-yao-weapon", "x"], rng.randint(0, 2))))
+    if cls is Setup:
+        if state.phase != "setup":  # refused before the roster is read: keep it cheap
+            return Setup("x", "", (), (), 1, 1, 0, pid)
+        return random_setup(_default(), state.players, rng)
+    if cls is MoveDice:
+        return MoveDice(pid, tuple(rng.choice([4, 5, 6, 7, 8]) for _ in range(rng.randint(0, 3))))
+    if cls is Destination:
+        return Destination(pid, rng.choice([*LOCATIONS, "moon"]))
     words = ["", "x", "kingdom", "moon", "forest", "metal-sword", "choushi", "ke-yao-weapon"]
     if cls is Place:
         return Place(pid, tuple(rng.randint(-1, 14) for _ in range(rng.randint(0, 3))))

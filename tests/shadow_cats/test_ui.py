@@ -6,9 +6,9 @@ import random
 
 from textual.widgets import Label, OptionList, Static
 
-from companion.games.shadow_cats.parts import DiceDialog
 from companion.games.shadow_cats.rules.board import SUMS
 from companion.games.shadow_cats.screen import ShadowCatsScreen
+from companion.games.shadow_cats.widgets import DiceDialog
 from companion.i18n import set_language
 from companion.session.clock import ManualClock
 from companion.session.export import replay_session
@@ -206,17 +206,22 @@ async def test_chinese_screen_and_cat_forest_dialog(tmp_path):
                 await enter_dice(app, pilot, 6)
             state = screen.session.state
             assert "第 1 轮" in text_of(screen, "#sc-phase")
-            # a 7 offers every other location; the Cat Forest opens its own dialog
+            # a 7 is recorded, then offers every other location (a list on its first
+            # item); the Cat Forest opens its own dialog
             await pilot.press("m")
             await pilot.pause()
             await type_text(pilot, "7")
             await pilot.press("enter")
+            await app.settle()
             await pilot.pause()
-            choices = app.screen.query_one("#dice-choose", OptionList)
-            assert choices.option_count == 6
-            index = next(i for i in range(6) if choices.get_option_at_index(i).id == "forest")
-            choices.highlighted = index
-            await pilot.press("enter")
+            assert screen.session.entries[-1].payload == {
+                "type": "move-dice",
+                "player": state.turn,
+                "rolls": [7],
+            }
+            choices = app.screen.query_one(OptionList)
+            assert choices.option_count == 6 and choices.highlighted == 0
+            await choose(app, pilot, "forest")
             await app.settle()
             await pilot.pause()
             assert isinstance(app.screen, ChoiceDialog)

@@ -28,7 +28,7 @@ def test_identity_and_location_words_follow_the_language():
     assert error.render(catalog("zh").gettext) == "本局只有 2 张红队身份牌，已全部记录。"
     error = refusal(state, Relocate("p2", "kingdom", "x"))
     assert str(error) == "Bo is on Cat Kingdom already."
-    assert error.render(catalog("zh").gettext) == "Bo 已经在喵王國。"
+    assert error.render(catalog("zh").gettext) == "Bo 已经在喵王国。"  # Simplified (issue 13)
 
 
 def test_notices_and_unknown_values_render_plainly():

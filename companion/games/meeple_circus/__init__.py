@@ -1,7 +1,8 @@
 """米宝马戏团 Meeple Circus: three acts timed by music, Tadaa order from the buttons, scoring.
 
-Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
-screen), ``board`` (the players' board view). The record below is what the
+Every part of this game lives in this folder: ``rules``, ``guide`` and ``view``
+(pure), ``prepare`` (draws with the session's rng), ``screen`` (the host's screen),
+``board`` (the players' board view). The record below is what the
 registry (``companion/games/__init__.py``) lists.
 """
 
@@ -16,6 +17,9 @@ PLUGIN = GameInfo(
     rules_part=Part("companion.games.meeple_circus.rules", "GAME"),
     screen=Part("companion.games.meeple_circus.screen", "SCREEN"),
     board=Part("companion.games.meeple_circus.board", "VIEW"),
+    prepare=Part("companion.games.meeple_circus.prepare"),
+    guide_part=Part("companion.games.meeple_circus.guide", "GUIDE"),
+    termination_part=Part("companion.games.meeple_circus.rules", "Termination"),
     aliases=("meeple", "circus", "mc"),
     bgg_id=193214,
 )

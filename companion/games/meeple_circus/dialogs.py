@@ -1,4 +1,4 @@
-"""Dialogs of the Meeple Circus screen: the evaluation form and the music choice.
+"""Dialogs of the Meeple Circus screen: the evaluation form, its review, the abort question.
 
 Design decisions:
 
@@ -25,6 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from companion.games.meeple_circus import view
 from companion.games.meeple_circus.rules.actions import ScorePlayer
 from companion.games.meeple_circus.rules.state import (
     CHALLENGE_ACTS,
@@ -33,8 +34,10 @@ from companion.games.meeple_circus.rules.state import (
     SOURCES,
     SPEED_TOKEN_ACTS,
     ActScore,
+    CircusState,
 )
 from companion.i18n import N_, _
+from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 from companion.widgets.translate import translate_bindings
 
 SOURCE_LABELS = {
@@ -108,6 +111,8 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
         speed: int,
         total_before: int,
         validate: Callable[[ScorePlayer], str | None],
+        initial: ScorePlayer | ActScore | None = None,
+        correcting: bool = False,
     ) -> None:
         super().__init__()
         self.player = player
@@ -116,7 +121,27 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
         self.speed = speed
         self.total_before = total_before
         self.validate = validate
+        self.initial = initial
+        """An evaluation to start from (a correction, or a second look in the review)."""
+        self.correcting = correcting
         translate_bindings(self)
+
+    def initial_text(self, fid: str) -> str:
+        score = self.initial
+        if score is None:
+            return ""
+        values: dict[str, int | tuple[int, ...]] = {
+            "demands": score.demands,
+            "blue": score.blue,
+            "yellow": score.yellow,
+            "red": score.red_heights,
+            "guest_stars": score.guest_stars,
+            "challenges": score.challenges,
+        }
+        value = values[fid]
+        if isinstance(value, tuple):
+            return " ".join(str(v) for v in value)
+        return str(value) if value else ""
 
     def fields(self) -> list[tuple[str, str, str]]:
         """(id, label, placeholder) of the inputs this act takes."""
@@ -151,14 +176,21 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog mc-score-dialog"):
-            yield Label(
-                _("Evaluation of {name}, act {act}").format(name=self.player_name, act=self.act),
-                classes="section-title",
+            title = (
+                _("Correct the evaluation of {name}, act {act}")
+                if self.correcting
+                else _("Evaluation of {name}, act {act}")
             )
+            yield Label(title.format(name=self.player_name, act=self.act), classes="section-title")
             for fid, label, placeholder in self.fields():
                 with Horizontal(classes="mc-field"):
                     yield Label(label, classes="mc-field-label")
-                    yield Input(placeholder=placeholder, id=f"mc-{fid}", classes="mc-field-input")
+                    yield Input(
+                        self.initial_text(fid),
+                        placeholder=placeholder,
+                        id=f"mc-{fid}",
+                        classes="mc-field-input",
+                    )
             yield Static("", id="mc-breakdown")
             yield Label("", id="mc-score-error", classes="error")
             yield Label(_("enter or ctrl+s: save · escape: cancel"), classes="hint")
@@ -243,3 +275,50 @@ def breakdown_table(score: ActScore, total_before: int) -> Table:
         Text(str(total_before + score.total), style="bold reverse"),
     )
     return table
+
+
+class ReviewDialog(KeyChoiceDialog):
+    """The act's evaluations before its last save closes it: close, or correct a player.
+
+    ``enter`` (or ``y``) closes the act with the scores shown; a player's key opens
+    their form again; ``escape`` goes back without saving the last evaluation.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("enter", "close_act", N_("Close the act")),
+    ]
+
+    def __init__(self, question: str, table: Table, choices: list[KeyChoice]) -> None:
+        super().__init__(question, choices)
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog key-choice mc-review"):
+            yield Label(self.question, classes="key-choice-question")
+            yield Static(self.table, id="mc-review-table")
+            for choice in self.choices:
+                line = Text.assemble((f"[{choice.key_label}]", "bold"), "  ", choice.label)
+                yield Static(line, classes="key-choice-option")
+            yield Label(_("escape: back (the last evaluation is not saved)"), classes="hint")
+
+    def action_close_act(self) -> None:
+        self.dismiss("close")
+
+
+def abort_question(state: CircusState) -> str:
+    """The abort question, naming what it discards (the attempt's presses, its result)."""
+    perf = state.performance
+    attempt = perf.current if perf is not None else None
+    rows = [r for r in view.press_rows(state) if r.current_attempt]
+    counted = [r for r in rows if r.place]
+    who = ", ".join(f"{r.place}. {r.name}" for r in counted) or _("no Tadaa! yet")
+    if attempt is not None and not attempt.running:
+        return _(
+            "The music has already ended. Aborting DISCARDS this finished performance: "
+            "{n} presses ({who}) and its result; it is played again from the start."
+        ).format(n=len(rows), who=who)
+    return _(
+        "Abort this attempt (the table fell)? It discards its {n} presses ({who}); "
+        "the music stops and the performance starts again with s."
+    ).format(n=len(rows), who=who)

@@ -1,13 +1,18 @@
 """What the Meeple Circus screen shows, as Rich renderables built from the state.
 
-Design decision: rendering is a set of pure functions of ``CircusState`` (no
-session, no widgets), so the screen module keeps only input, time and sound, and
-each view can be read — and changed — on its own.
+Design decisions:
+
+* Rendering is a set of pure functions of ``CircusState`` (no session, no widgets),
+  so the screen module keeps only input, time and sound.
+* Whatever the board shows too (press order with gaps, verdicts, standings, the
+  phase banner's names) is drawn from the view-model (``view.py``): this module
+  only lays it out and translates it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Group
 from rich.errors import StyleSyntaxError
@@ -15,52 +20,26 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from companion.games.meeple_circus import view
 from companion.games.meeple_circus.dialogs import SOURCE_SHORT
+from companion.games.meeple_circus.music import Music
 from companion.games.meeple_circus.rules.state import SOURCES, CircusState
-from companion.games.meeple_circus.rules.timing import Verdict
-from companion.i18n import N_, _
+from companion.games.meeple_circus.rules.timing import Attempt
+from companion.games.meeple_circus.units import format_length
+from companion.i18n import _
 from companion.rules.base import Outcome, Player, PlayerId
 
-MS = 1_000_000
-NS_PER_S = 1_000_000_000
 PLAYER_KEYS = ("1", "2", "3", "4", "5")
 """One key per seat: a player's Tadaa! (and their pick in other phases)."""
 
-ACT_NAMES = {
-    1: N_("First rehearsal"),
-    2: N_("Second rehearsal"),
-    3: N_("Grand show"),
-}
-PHASE_NAMES = {
-    "first-player": N_("Choosing the first player"),
-    "preparation": N_("Preparation"),
-    "performance": N_("Performance"),
-    "evaluation": N_("Evaluation"),
-    "end": N_("End of act"),
-    "over": N_("Final standings"),
-}
-STATUS_LABELS = {
-    "counted": N_("Tadaa!"),
-    "false-start": N_("false start"),
-    "too-late": N_("too late"),
-    "repeat": N_("repeat (no effect)"),
-    "voided": N_("voided by the host"),
-    "discarded": N_("aborted attempt"),
-    "uncertain-start": N_("at the start? host decides"),
-    "uncertain-end": N_("at the end? host decides"),
-    "not-performer": N_("not performing (no effect)"),
-}
 STATUS_STYLES = {
-    "counted": "bold green",
-    "false-start": "bold red",
-    "too-late": "bold yellow",
-    "repeat": "dim",
-    "voided": "strike dim",
-    "discarded": "strike dim",
-    "uncertain-start": "bold magenta",
-    "uncertain-end": "bold magenta",
-    "not-performer": "dim",
+    "green": "bold green",
+    "red": "bold red",
+    "yellow": "bold yellow",
+    "magenta": "bold magenta",
+    "dim": "dim",
 }
+"""Rich styles for the view-model's colour names."""
 
 
 def name_text(name: str, colour: str | None) -> Text:
@@ -75,44 +54,21 @@ def name_text(name: str, colour: str | None) -> Text:
     return text
 
 
-def format_ms(ns: int) -> str:
-    return _("{ms} ms").format(ms=f"{ns / MS:.1f}")
-
-
-def format_elapsed(ns: int) -> str:
-    sign = "-" if ns < 0 else ""
-    seconds, rest = divmod(abs(ns), NS_PER_S)
-    return f"{sign}{seconds // 60}:{seconds % 60:02d}.{rest // MS:03d}"
-
-
 def players_table(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Table:
     table = Table(title=_("Players"), expand=True, show_edge=False, pad_edge=False)
     table.add_column(_("Key"), justify="center", no_wrap=True)
     table.add_column(_("Player"), ratio=1)
     table.add_column(_("Act"), justify="right")
     table.add_column(_("Total"), justify="right")
-    totals = state.totals()
-    act = state.act
-    verdict = state.verdict()
-    for index, player in enumerate(state.players):
-        act_points = ""
-        if act is not None:
-            score = act.score_of(player.id)
-            token = act.token_of(player.id)
-            if score is not None:
-                act_points = str(score.total)
-            elif token:
-                act_points = f"+{token}"
-            elif verdict is not None and verdict.tokens and player.id in verdict.tokens:
-                act_points = f"+{verdict.tokens[player.id]}"
-        name = name_text(player.name, player.colour)
-        if state.performer == player.id:
+    for row in view.standings(state):
+        name = name_text(row.name, row.colour)
+        if row.performer:
             name.append(" ▶", style="bold")
         table.add_row(
-            Text(f"[{keys[index]}]", style="bold"),
+            Text(f"[{keys[row.seat - 1]}]", style="bold"),
             name,
-            act_points,
-            Text(str(totals[player.id]), style="bold"),
+            row.this_act,
+            Text(str(row.total), style="bold"),
         )
     return table
 
@@ -150,8 +106,8 @@ def prep_view(state: CircusState) -> Table:
     return table
 
 
-def tadaa_table(state: CircusState, verdict: Verdict, with_tokens: bool) -> Table:
-    """Counted presses in Tadaa order (gap to the previous in ms), then the rest."""
+def tadaa_table(state: CircusState, with_tokens: bool) -> Table:
+    """Counted presses in Tadaa order (gap to the one before), then the rest."""
     table = Table(title=_("Tadaa! order"), expand=True, show_edge=False)
     table.add_column(_("Place"), justify="right")
     table.add_column(_("Player"))
@@ -162,50 +118,29 @@ def tadaa_table(state: CircusState, verdict: Verdict, with_tokens: bool) -> Tabl
     table.add_column(_("Gap"), justify="right")
     table.add_column(_("Source"))
     table.add_column("#", justify="right")
-    ranked = sorted((j for j in verdict.presses if j.rank is not None), key=lambda j: j.rank or 0)
-    others = sorted((j for j in verdict.presses if j.rank is None), key=lambda j: j.press.host_ns)
-    tokens = verdict.tokens or {}
-    for j in [*ranked, *others]:
-        player = player_of(state, j.press.player)
-        place = "" if j.rank is None else (f"{j.rank}=" if j.tied_with else str(j.rank))
-        if j.tied_with:
-            status = Text(_("too close to call"), style="bold magenta")
-        else:
-            status = Text(_(STATUS_LABELS[j.status]), style=STATUS_STYLES[j.status])
-        token = tokens.get(j.press.player) if j.status == "counted" else None
-        source = "⌨" if j.press.source == "keyboard" else "🔘"
-        row: list[str | Text] = [place, name_text(player.name, player.colour), status]
-        if with_tokens:
-            row.append(Text(f"+{token}", style="bold") if token else "")
-        row += [
-            format_elapsed(j.elapsed_ns) if j.elapsed_ns is not None else "—",
-            ("+" + format_ms(j.gap_ns)) if j.gap_ns is not None else "",
-            f"{source} ±{format_ms(j.press.uncertainty_ns)}",
-            str(j.index + 1),
+    for row in view.press_rows(state):
+        cells: list[str | Text] = [
+            row.place,
+            name_text(row.name, row.colour),
+            Text(_(row.label), style=STATUS_STYLES[row.style]),
         ]
-        table.add_row(*row)
+        if with_tokens:
+            cells.append(Text(f"+{row.token}", style="bold") if row.token else "")
+        gap = Text(row.gap, style="bold" if row.gap_exact else "")
+        if row.gap_exact:
+            gap.append(" ⏱", style="dim")
+        source = "⌨" if row.keyboard else "🔘"
+        cells += [row.time, gap, f"{source} {row.uncertainty}", str(row.index + 1)]
+        table.add_row(*cells)
     return table
 
 
 def undecided_text(state: CircusState) -> Text:
-    verdict = state.verdict()
-    if verdict is None or not verdict.undecided:
+    items = view.undecided(state)
+    if not items:
         return Text()
     text = Text(_("The host must decide (t):") + " ", style="bold magenta")
-    parts = []
-    for item in verdict.undecided:
-        kind, _sep, what = item.partition(":")
-        if kind == "press":
-            j = verdict.presses[int(what)]
-            parts.append(
-                _("press #{n} by {name}: inside the music or not?").format(
-                    n=int(what) + 1, name=player_of(state, j.press.player).name
-                )
-            )
-        else:
-            names = ", ".join(player_of(state, p).name for p in what.split(","))
-            parts.append(_("who was first among {names}?").format(names=names))
-    text.append("; ".join(parts))
+    text.append("; ".join(_(template).format(**params) for template, params in items))
     return text
 
 
@@ -338,3 +273,65 @@ def hint(state: CircusState) -> str:
 
 def player_of(state: CircusState, pid: PlayerId) -> Player:
     return next(p for p in state.players if p.id == pid)
+
+
+def banner_text(state: CircusState) -> str:
+    """The host's phase banner (the names from the view-model)."""
+    b = view.banner(state)
+    if b.act is None and state.phase == "over":
+        return _(b.phase_name)
+    text = _("Act {n} · {name} · {phase}").format(
+        n=state.act_number, name=_(b.act_name), phase=_(b.phase_name)
+    )
+    if b.first_player is not None:
+        text += "  ·  " + _("first player: {name}").format(name=b.first_player)
+    if b.fun_technical:
+        text += "  ·  " + _("with Fun and Technical challenges")
+    return text
+
+
+def performance_order(state: CircusState) -> Text:
+    """Act 3: who performs, done and now marked; acts 1–2: everyone at once."""
+    order = Text()
+    if state.act_number != 3 or state.act is None:
+        order.append(
+            _("Everyone builds at once; the first two Tadaa! take the 2 and 1 speed tokens.")
+        )
+        return order
+    done = len(state.act.performances) - 1
+    order.append(_("Performance order: "), style="bold")
+    for i, pid in enumerate(state.performance_order()):
+        if i:
+            order.append("  ·  ")
+        name = player_of(state, pid).name
+        if i < done:
+            order.append(f"✓ {name}", style="dim")
+        elif i == done:
+            order.append(f"▶ {name}", style="bold reverse")
+        else:
+            order.append(name)
+    return order
+
+
+def track_line(music: Music, attempt: Attempt | None, titles: dict[str, str], audio: Any) -> Text:
+    """What plays (or will) and through which sound output, or why it is silent."""
+    title, length = music.title, format_length(music.length_ns)
+    if attempt is not None:
+        title = titles.get(attempt.track or "", attempt.track or "")
+        if title.startswith("countdown:"):
+            title = _("plain countdown")
+        length = format_length(attempt.length_ns)
+    line = Text(
+        "♪ " + _("Music: {title} ({length})").format(title=title, length=length), style="bold"
+    )
+    if getattr(audio, "available", False):
+        line.append("  ·  " + _("sound: {name}").format(name=audio.name))
+        latency = getattr(audio, "latency_s", None)
+        if isinstance(latency, float):
+            line.append(", " + _("output latency ≤ {ms} ms").format(ms=round(latency * 1000)))
+    else:
+        reason = getattr(audio, "reason", "") or _("no sound")
+        line.append("  ·  " + _("silent: {reason}").format(reason=reason), style="yellow")
+    if attempt is None and music.note:
+        line.append("\n" + music.note, style="yellow")
+    return line

@@ -4,10 +4,10 @@ Design decisions:
 
 * It shows what the rules decided, never decides: order, tie groups ("too close to
   call") and statuses come from ``companion.games.meeple_circus.rules.timing``.
-* Gaps are shown at the precision they are known: between two presses of one
-  button box, from the box's own clock (exact to the microsecond: "+50 µs");
-  across devices or from the keyboard, from the mapped host times ("+2.013 ms"),
-  next to each press's ± uncertainty.
+* Gaps are labelled by the view-model's one gap function (``view.gap_label``): from
+  one button box's own clock, exact ("+50 µs"); otherwise from the mapped host times
+  ("+2.0 ms"), next to each press's ± uncertainty; "±" where the clock could not
+  tell the order. Statuses are the guide's words, as on the Tadaa table and board.
 * The time line is proportional: each press is a mark at its host time between the
   first and last press (and the music's start/end when they are in that window);
   presses too close to tell apart on the line share a mark, and the table below
@@ -23,54 +23,22 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from companion.games.meeple_circus.guide import STATUS_WORDS
 from companion.games.meeple_circus.rules.actions import Press
 from companion.games.meeple_circus.rules.timing import (
     Attempt,
     JudgedPress,
     Performance,
     judge,
-    same_device,
     tie_groups,
 )
+from companion.games.meeple_circus.units import format_exact, format_ms
+from companion.games.meeple_circus.view import TOO_CLOSE, gap_label
 from companion.hardware.hid import short_id
-from companion.i18n import N_, _
+from companion.i18n import _
 from companion.rules.base import Player
 
 LINE_WIDTH = 64
-
-STATUS = {
-    "counted": N_("counts"),
-    "false-start": N_("false start"),
-    "too-late": N_("too late"),
-    "repeat": N_("repeat"),
-    "voided": N_("voided"),
-    "discarded": N_("discarded"),
-    "uncertain-start": N_("at the start: host decides"),
-    "uncertain-end": N_("at the end: host decides"),
-    "not-performer": N_("not the performer"),
-}
-
-
-def format_gap(ns: int) -> str:
-    """A gap at the precision it deserves.
-
-    >>> format_gap(50_000), format_gap(1_500), format_gap(2_013_000), format_gap(3_250_000_000)
-    ('50 µs', '1.5 µs', '2.013 ms', '3.250 s')
-    """
-    ns = abs(ns)
-    if ns < 1_000_000:
-        return f"{ns // 1000} µs" if ns % 1000 == 0 else f"{ns / 1000:.1f} µs"
-    if ns < 1_000_000_000:
-        return f"{ns / 1e6:.3f} ms"
-    return f"{ns / 1e9:.3f} s"
-
-
-def gap_between(a: Press, b: Press) -> tuple[int, bool]:
-    """``b`` minus ``a`` in ns, and whether it comes from one device's clock (exact)."""
-    if same_device(a, b):
-        assert a.device_us is not None and b.device_us is not None
-        return (b.device_us - a.device_us) * 1000, True
-    return b.host_ns - a.host_ns, False
 
 
 def time_line(
@@ -104,7 +72,7 @@ def time_line(
             line.append(edges[c], style="bold yellow")
         else:
             line.append("─", style="dim")
-    line.append("┤ " + format_gap(span if hi > lo else 0), style="dim")
+    line.append("┤ " + format_exact(span if hi > lo else 0), style="dim")
     return line
 
 
@@ -142,8 +110,8 @@ def render_photo_finish(
             if previous is None:
                 gap = Text("")
             else:
-                ns, exact = gap_between(previous, press)
-                gap = Text("+" + format_gap(ns), style="bold" if exact else "")
+                label, exact = gap_label(previous, press)
+                gap = Text(label, style="bold" if exact else "")
                 if exact:
                     gap.append(" ⏱", style="dim")
             when = "—" if start is None else f"{(press.host_ns - start) / 1e9:+.6f} s"
@@ -154,15 +122,15 @@ def render_photo_finish(
                 button = f"🔘 {device}/{press.button}"
             else:
                 button = "⌨"
-            status = Text(_(STATUS[j.status]))
+            status = Text(_(STATUS_WORDS[j.status]))
             if close:
                 bracket = "┌" if k == 0 else ("└" if k == len(group) - 1 else "│")
-                status = Text(f"{bracket} " + _("too close to call"), style="bold magenta")
+                status = Text(f"{bracket} " + _(TOO_CLOSE), style="bold magenta")
             table.add_row(
                 Text(f"{seat.get(press.player, '?')} {names.get(press.player, '')}"),
                 when,
                 gap,
-                format_gap(press.uncertainty_ns),
+                "±" + format_ms(press.uncertainty_ns),
                 button,
                 status,
             )

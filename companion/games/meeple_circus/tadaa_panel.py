@@ -2,10 +2,11 @@
 
 Design decisions:
 
-* The panel owns the connection to the buttons for as long as it is mounted: it
-  uses the app's hub when one is set (``app.tadaa_hub``: tests, or a host who
-  started one) and otherwise starts its own on the ports of the settings file
-  plus the usual USB names. ``COMPANION_TADAA=off`` switches the buttons off.
+* Where the hub comes from is one method, ``acquire_hub``: the app's hub when one is
+  set (``app.tadaa_hub``: tests, or a host who started one), otherwise one the panel
+  starts on the settings file's ports plus the usual USB names and stops when it is
+  unmounted. ``COMPANION_TADAA=off`` switches the buttons off. (The hub is to move to
+  the app; only ``acquire_hub`` changes then.)
 * Presses reach the screen's ``receive_press`` on the UI thread through a message
   (``post_message`` is thread-safe and does not wait: the reader thread goes straight
   back to reading, so a busy screen never delays an acknowledgement or a pong's
@@ -100,13 +101,7 @@ class TadaaPanel(Vertical):
         except ValueError as exc:
             self.config = TadaaConfig()
             self.note = str(exc)
-        hub = self.hub or getattr(self.app, "tadaa_hub", None)
-        if hub is None and os.environ.get("COMPANION_TADAA", "on").lower() != "off":
-            hub = TadaaHub(self.config.ports).start()
-            self._own_hub = True
-        elif hub is None:
-            self.note = _("Tadaa buttons are switched off (COMPANION_TADAA=off).")
-        self.hub = hub
+        self.hub = hub = self.acquire_hub(self.config)
         if hub is not None:
             self._attach_hid(hub)
             self.feed = PressFeed(
@@ -119,6 +114,21 @@ class TadaaPanel(Vertical):
             )
         self.set_interval(REFRESH_S, self.refresh_panel)
         self.refresh_panel()
+
+    def acquire_hub(self, config: TadaaConfig) -> TadaaHub | None:
+        """The hub this panel reads; the one place that knows where hubs come from.
+
+        Today: the given or app's hub, else one the panel starts (and stops on
+        unmount). When the app owns the hub, only this method changes.
+        """
+        hub = self.hub or getattr(self.app, "tadaa_hub", None)
+        if hub is not None:
+            return hub
+        if os.environ.get("COMPANION_TADAA", "on").lower() == "off":
+            self.note = _("Tadaa buttons are switched off (COMPANION_TADAA=off).")
+            return None
+        self._own_hub = True
+        return TadaaHub(config.ports).start()
 
     def _attach_hid(self, hub: TadaaHub) -> None:
         assert self.config is not None

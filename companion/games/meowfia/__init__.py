@@ -1,8 +1,10 @@
 """喵喵咪呀 Meowfia: rounds, narration, weighted votes with the 1.5 ring, reveals, win checks.
 
-Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
-screen), ``board`` (the players' board view). The record below is what the
-registry (``companion/games/__init__.py``) lists.
+Every part of this game lives in this folder: ``rules`` (pure), ``guide`` (pure: what is
+allowed now, what to do next, a sentence per action), ``view`` (pure: what the screen
+and the board both show), ``prepare`` (the random first questioned player, the timer's
+clock stamp), ``screen`` (the host's screen), ``board`` (the players' board view). The
+record below is what the registry (``companion/games/__init__.py``) lists.
 """
 
 from __future__ import annotations
@@ -16,5 +18,8 @@ PLUGIN = GameInfo(
     rules_part=Part("companion.games.meowfia.rules", "GAME"),
     screen=Part("companion.games.meowfia.screen", "SCREEN"),
     board=Part("companion.games.meowfia.board", "VIEW"),
+    prepare=Part("companion.games.meowfia.prepare"),
+    guide_part=Part("companion.games.meowfia.guide", "GUIDE"),
+    termination_part=Part("companion.games.meowfia.rules.termination", "Termination"),
     aliases=("miaomiao",),
 )

@@ -1,13 +1,17 @@
-"""喵喵咪呀 Meowfia on the board: the two tracks, the markers, the ballot, the reveals.
+"""喵喵咪呀 Meowfia on the board: the two tracks, the markers, the ballot, the timer, the reveals.
 
 Design decisions:
 
-* Hidden information cannot show because the state holds none: a player's tile is
-  known only from a ``revealed`` record (or ``undercover`` once the rules know it).
-  The view draws identities *only* from those, and marks every other player "?".
+* Drawn from ``view.table_view`` — the same view-model the host's screen renders — so
+  totals, leader, tie, ring and timer are the host's own. That view holds public facts
+  only (identities from the rules' ``side_of`` and turned tiles, the ballot as totals),
+  so nothing hidden can reach the board.
 * During a ballot the board shows the weighted totals as votes are entered, and how
   many have voted — not who voted whom, since the table reveals its votes together
   and the totals are what it argues over. Ties and the accused are named.
+* The phase timer is computed on every tick from the logged ``timer`` actions and
+  the board's own monotonic clock (the host's timeline on the same machine), so a
+  board started late shows the right time, and "Time is up!" stays until the phase ends.
 """
 
 from __future__ import annotations
@@ -19,39 +23,24 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from companion.games.meowfia.rules.state import TARGET, Ballot, MeowfiaState, format_weight
+from companion.games.meowfia.rules.state import MeowfiaState
+from companion.games.meowfia.view import TableView, Tally, TimerView, table_view, timer_view
 from companion.i18n import _
+from companion.rules.guide import Say
 from companion.session.follow import Snapshot
 from companion.widgets.bigtext import BigText
 from companion.widgets.board_view import BoardView
 
 PLAYER_GAP = "     "
-BUILDING_NAMES = {"N": "N ↑", "E": "E →", "S": "S ↓", "W": "W ←"}
+COLOURS = {"red": "red", "blue": "dodger_blue1", "green": "green", "grey": "grey50"}
 
 
-def phase_name(state: MeowfiaState) -> str:
-    return {
-        "setup": _("Waiting for the Sheriff"),
-        "smuggling": _("Smuggling — Sheriff, close your eyes"),
-        "inspection": _("Inspection"),
-        "reckoning": _("Reckoning"),
-        "over": _("Game over"),
-    }[state.phase]
+def tr(text: Say) -> str:
+    return text.render(_)
 
 
 def tile_name(tile: str) -> str:
     return {"undercover": _("Undercover"), "meowfia": _("Meowfia")}.get(tile, tile)
-
-
-def track(filled: int, colour: str) -> list[Text]:
-    """Three slots as big blocks, ``filled`` of them full (two lines)."""
-    lines = [Text(), Text()]
-    for slot in range(TARGET):
-        full = slot < filled
-        for line in lines:
-            line.append("██████" if full else "░░░░░░", style=colour if full else "grey39")
-            line.append("  ")
-    return lines
 
 
 class MeowfiaView(BoardView):
@@ -60,6 +49,7 @@ class MeowfiaView(BoardView):
         with Horizontal(id="mf-main"):
             with Vertical(id="mf-left"):
                 yield Static("", id="mf-tracks")
+                yield Static("", id="mf-timer")
                 yield Static("", id="mf-round")
             yield Static("", id="mf-ballot")
         yield Static("", id="mf-players")
@@ -69,176 +59,192 @@ class MeowfiaView(BoardView):
         state: MeowfiaState = self.snapshot.state
         return state
 
+    def view(self, now_ns: int | None = None) -> TableView:
+        return table_view(self.meowfia, now_ns)
+
     def show(self, snapshot: Snapshot) -> None:
         super().show(snapshot)
         for widget_id, renderable in self.panels().items():
             self.query_one(f"#{widget_id}", Static).update(renderable)
+        self.tick(None)
+
+    def tick(self, now_ns: int | None) -> None:
+        now = now_ns if now_ns is not None else self.app_clock()
+        self.query_one("#mf-timer", Static).update(self._timer(timer_view(self.meowfia, now)))
+
+    def app_clock(self) -> int:
+        clock = getattr(self.app, "clock", None)
+        return int(clock()) if callable(clock) else 0
 
     def panels(self) -> dict[str, RenderableType]:
         """Every panel's content, by widget id (rendered from the snapshot alone)."""
+        view = self.view()
         return {
-            "mf-banner": self._banner(),
-            "mf-tracks": self._tracks(),
-            "mf-round": self._round(),
-            "mf-ballot": self._ballot_panel(),
-            "mf-players": self._players(),
+            "mf-banner": self._banner(view),
+            "mf-tracks": self._tracks(view),
+            "mf-round": self._round(view),
+            "mf-ballot": self._ballot_panel(view),
+            "mf-players": self._players(view),
         }
 
-    def _banner(self) -> str:
-        state = self.meowfia
+    def _banner(self, view: TableView) -> str:
         banner = self.outcome_text()
-        if not banner:
-            parts = []
-            if state.round_number:
-                parts.append(_("Round {n}").format(n=state.round_number))
-            parts.append(phase_name(state))
-            if state.sheriff is not None:
-                parts.append(_("Sheriff: {name}").format(name=state.name(state.sheriff)))
-            banner = "  ·  ".join(parts)
-        return banner
+        if banner:
+            return banner
+        head = view.banner
+        parts = []
+        if head.round:
+            parts.append(_("Round {n}").format(n=head.round))
+        phase = tr(head.phase_name)
+        if head.call is not None:
+            phase += " — " + tr(head.call)
+        parts.append(phase)
+        if head.sheriff is not None:
+            parts.append(_("Sheriff: {name}").format(name=head.sheriff.name))
+        return "  ·  ".join(parts)
 
     # ------------------------------------------------------------------ panels
 
-    def _tracks(self) -> RenderableType:
-        state = self.meowfia
+    def _tracks(self, view: TableView) -> RenderableType:
         table = Table(box=None, show_header=False, padding=(0, 1))
         table.add_column(justify="right", vertical="middle")
         table.add_column()
         table.add_column(vertical="middle")
-        smuggles = track(state.smuggles, "red")
-        intercepts = track(state.intercepts, "dodger_blue1")
-        table.add_row(
-            Text(_("Smuggles"), style="bold red"),
-            Text("\n").join(smuggles),
-            Text(f"{state.smuggles}/{TARGET}", style="bold"),
-        )
-        table.add_row("", "", "")
-        table.add_row(
-            Text(_("Intercepts"), style="bold dodger_blue1"),
-            Text("\n").join(intercepts),
-            Text(f"{state.intercepts}/{TARGET}", style="bold"),
-        )
+        for index, track in enumerate(view.tracks):
+            colour = COLOURS[track.colour]
+            line = Text()
+            for full in track.slots:
+                line.append("██████" if full else "░░░░░░", style=colour if full else "grey39")
+                line.append("  ")
+            if index:
+                table.add_row("", "", "")
+            table.add_row(
+                Text(tr(track.label), style=f"bold {colour}"),
+                Text("\n").join([line, line]),
+                Text(f"{track.count}/{track.target}", style="bold"),
+            )
         markers = Text()
-        ring = state.name(state.ring) if state.ring else _("nobody")
+        ring = view.markers.ring.name if view.markers.ring else _("nobody")
         markers.append(_("Ring: {name}").format(name=ring), style="bold yellow")
-        if state.message is not None:
-            markers.append("   " + _("Message: {name}").format(name=state.name(state.message)))
-        if state.rose is not None:
-            markers.append("   " + _("Rose: {name}").format(name=state.name(state.rose)))
+        if view.markers.message is not None:
+            markers.append("   " + _("Message: {name}").format(name=view.markers.message.name))
+        if view.markers.rose is not None:
+            markers.append("   " + _("Rose: {name}").format(name=view.markers.rose.name))
         return Group(table, Text(""), markers)
 
-    def _round(self) -> RenderableType:
-        state = self.meowfia
-        rnd = state.current_round
+    def _timer(self, timer: TimerView | None) -> RenderableType:
+        if timer is None:
+            return Text("")
+        if timer.status == "up":
+            return Text(tr(timer.label), style="bold white on red", justify="center")
+        style = "bold yellow" if timer.status == "running" else "grey50"
+        label = _("Smuggling") if timer.phase == "smuggling" else _("Discussion")
+        return Group(Text(label, style="bold dim"), BigText(timer.clock, 1, style=style))
+
+    def _round(self, view: TableView) -> RenderableType:
+        rnd = view.questioning
         if rnd is None:
             return Text("")
         lines: list[Text] = [Text(_("Questioning order"), style="bold dim")]
-        claims = {q.player: q.claim for q in rnd.questioned}
         row = Text()
-        for pid in rnd.order:
-            if pid in claims:
-                claim = claims[pid]
-                row.append(f"{state.name(pid)} ")
-                row.append(BUILDING_NAMES[claim] if claim else "—", style="bold")
-            elif pid == rnd.next_to_question and state.phase == "inspection":
-                row.append(f"▶ {state.name(pid)}", style="bold reverse")
+        for item in rnd.items:
+            if item.status == "done":
+                row.append(f"{item.who.name} ")
+                row.append(
+                    f"{item.claimed} {_arrow(view, item.claimed)}" if item.claimed else "—",
+                    style="bold",
+                )
+            elif item.status == "now":
+                row.append(f"▶ {item.who.name}", style="bold reverse")
             else:
-                row.append(state.name(pid), style="dim")
+                row.append(item.who.name, style="dim")
             row.append("   ")
         lines.append(row)
-        if rnd.building is not None and rnd.result is not None:
-            found = _("contraband!") if rnd.result == "contraband" else _("empty box")
+        opened = rnd.opened
+        if opened is not None:
+            found = _("contraband!") if opened.opened == "contraband" else _("empty box")
             lines.append(
                 Text(
                     _("Inspected {building}: {result}").format(
-                        building=BUILDING_NAMES[rnd.building], result=found
+                        building=f"{opened.code} {opened.arrow}", result=found
                     ),
                     style="bold",
                 )
             )
         return Group(*lines)
 
-    def _ballot_panel(self) -> RenderableType:
-        state = self.meowfia
-        ballot = state.ballot
-        if ballot is None:
-            return self._reveals()
-        title = _("Reckoning {n}").format(n=ballot.reckoning)
-        if ballot.number > 1:
-            title += " · " + _("revote {n}").format(n=ballot.number - 1)
+    def _ballot_panel(self, view: TableView) -> RenderableType:
+        tally = view.tally
+        if tally is None:
+            return self._reveals(view)
+        title = _("Reckoning {n}").format(n=tally.reckoning)
+        if tally.number > 1:
+            title += " · " + _("revote {n}").format(n=tally.number - 1)
         table = Table(box=None, padding=(0, 2, 0, 0), show_header=False)
         table.add_column(vertical="middle")
         table.add_column(justify="right", vertical="middle")
-        totals = ballot.totals()
-        best = max(totals.values(), default=0)
-        scale = 1 if len(totals) <= 6 else 0
-        for candidate, total in totals.items():
-            lead = bool(best) and total == best
-            name = Text(state.name(candidate), style="bold reverse" if lead else "bold")
-            table.add_row(
-                name, BigText(format_weight(total), scale, style="bold yellow" if lead else "")
-            )
-        voted = len(ballot.casts)
+        scale = 1 if len(tally.totals) <= 6 else 0
+        for row in tally.totals:
+            lead = row.mark != ""
+            name = Text(row.who.name, style="bold reverse" if lead else "bold")
+            table.add_row(name, BigText(row.total, scale, style="bold yellow" if lead else ""))
         status = Text(
-            _("{voted} of {total} have voted").format(voted=voted, total=len(ballot.voters))
+            _("{voted} of {total} have voted").format(voted=tally.voted, total=tally.voters)
         )
-        return Group(
-            Text(title, style="bold"), table, Text(""), status, self._ballot_result(ballot)
-        )
+        return Group(Text(title, style="bold"), table, Text(""), status, self._result(tally))
 
-    def _ballot_result(self, ballot: Ballot) -> Text:
-        state = self.meowfia
-        if ballot.result == "tie":
-            names = ", ".join(state.name(p) for p in ballot.tied)
-            return Text(_("Tie: {names} — vote again").format(names=names), style="bold yellow")
-        if ballot.result == "accused" and ballot.accused is not None:
+    def _result(self, tally: Tally) -> Text:
+        if tally.result == "tie":
             return Text(
-                _("Accused: {name} — turn the tile!").format(name=state.name(ballot.accused)),
+                _("Tie: {names} — vote again").format(names=tally.tied_names), style="bold yellow"
+            )
+        if tally.result == "accused" and tally.accused is not None:
+            return Text(
+                _("Accused: {name} — turn the tile!").format(name=tally.accused.name),
                 style="bold red",
             )
-        ring = state.name(ballot.ring) if ballot.ring else _("nobody")
+        ring = tally.ring.name if tally.ring else _("nobody")
         return Text(_("The ring ({name}) counts 1.5").format(name=ring), style="dim")
 
-    def _reveals(self) -> RenderableType:
-        state = self.meowfia
-        if not state.revealed:
+    def _reveals(self, view: TableView) -> RenderableType:
+        if not view.reveals:
             return Text("")
         table = Table(
             box=None, padding=(0, 1), title=_("Revealed"), title_style="bold", show_header=False
         )
-        for record in state.revealed:
+        for record in view.reveals:
             role = f" ({record.role})" if record.role else ""
+            colour = "dodger_blue1" if record.tile == "undercover" else "red"
             table.add_row(
                 _("Round {n}").format(n=record.round),
-                Text(state.name(record.player), style="bold"),
-                Text(
-                    tile_name(record.tile) + role,
-                    style="bold dodger_blue1" if record.tile == "undercover" else "bold red",
-                ),
+                Text(record.who.name, style="bold"),
+                Text(tile_name(record.tile) + role, style=f"bold {colour}"),
             )
         return table
 
-    def _players(self) -> RenderableType:
-        state = self.meowfia
+    def _players(self, view: TableView | None = None) -> Text:
+        view = view or self.view()
         row = Text()
-        for player in state.players:
-            pid = player.id
-            row.append(player.name, style="bold")
-            if pid == state.sheriff:
-                row.append(" " + _("Sheriff"), style="bold dodger_blue1")
-            elif (record := state.revealed_tile(pid)) is not None:
-                row.append(
-                    " " + tile_name(record.tile),
-                    style="dodger_blue1" if record.tile == "undercover" else "red",
-                )
-            elif pid == state.undercover:
-                row.append(" " + tile_name("undercover"), style="dodger_blue1")
-            elif state.phase != "setup":
+        for player in view.players:
+            row.append(player.who.name, style="bold")
+            colour = COLOURS[player.colour]
+            if player.identity == "sheriff":
+                row.append(" " + _("Sheriff"), style=f"bold {colour}")
+            elif player.identity in ("undercover", "meowfia"):
+                row.append(" " + tile_name(player.identity), style=colour)
+            elif player.identity == "unknown":
                 row.append(" ?", style="dim")
-            if pid == state.ring:
+            if "ring" in player.markers:
                 row.append(" 💍")
             row.append(PLAYER_GAP)
         return row
+
+
+def _arrow(view: TableView, code: str | None) -> str:
+    rnd = view.questioning
+    if rnd is None or code is None:
+        return ""
+    return next((b.arrow for b in rnd.buildings if b.code == code), "")
 
 
 VIEW = MeowfiaView

@@ -2,74 +2,87 @@
 
 Design decisions:
 
-* Attributes down, messages up: the screen hands the grid a ``GridView`` (plain
-  rows and totals, already counted by the rules and formatted) and the grid posts
-  ``VoteGrid.Cast`` / ``VoteGrid.Withdraw``. The grid counts nothing itself, so
-  what it shows is what the rules decided.
-* A target is picked by its **seat number** (``1``…``9``, ``0`` for seat 10): the
-  same number is printed next to every name on the screen, so the host never
-  scrolls a list while six hands point at once. After a vote the cursor jumps to
-  the next voter who has not voted yet.
-* Totals are bars with the exact total (``2.5``), the leader highlighted and a tie
-  shown as a tie; the ring holder's weight is shown in their row.
+* Attributes down, messages up: the screen hands the grid the view-model's ``Tally``
+  and ``VoterRow``s (counted by the rules, labelled once in ``view.py``, the same
+  numbers the board shows) and the grid posts ``VoteGrid.Cast`` / ``VoteGrid.Withdraw``.
+  The grid counts nothing itself.
+* **One table**, one row per voter: seat, name, weight (the ring holder's ``1.5 ring``),
+  their vote, and the weighted total they have *received* with a bar and the
+  leader / tie mark. Voters and candidates are the same players (less the revealed),
+  so the table is as tall as the table of players and as narrow as five short
+  columns: it keeps its names and numbers at 80x24 as at 200x60.
+* Cells that changed are updated in place (``update_cell``), so the cursor stays
+  where the host is typing; a new ballot rebuilds the rows and starts at the top.
+* A target is picked by its **seat number** (``1``…``9``, ``0`` for seat 10); after a
+  vote the cursor jumps to the next voter who has not voted yet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from companion.games.meowfia.view import Tally, Total, VoterRow
 from companion.i18n import N_, _
 from companion.widgets.translate import translate_bindings
 
-BAR_WIDTH = 24
+BAR_WIDTH = 10
+MARK_STYLES = {
+    "leads": "bold reverse",
+    "accused": "bold white on red",
+    "tie": "bold black on yellow",
+    "": "",
+}
+MARK_NAMES = {"leads": N_("leads"), "accused": N_("accused"), "tie": N_("tie"), "": ""}
+COLUMNS = ("seat", "voter", "weight", "vote", "received")
 
 
-@dataclass(frozen=True)
-class VoterRow:
-    """One voter: seat, name, weight as shown (``1.5``), and their entry on the ballot."""
-
-    voter: str
-    seat: int
-    name: str
-    weight: str
-    ring: bool
-    entry: Literal["none", "vote", "abstain"] = "none"
-    target: str | None = None
-    target_label: str = ""
-    revealed: str = ""
-    """A short note for a revealed voter (they still vote)."""
+def grid_title(tally: Tally) -> str:
+    title = tally.title.render(_)
+    if tally.number > 1:
+        title += "  " + _("(revote)")
+    if tally.earlier_tie is not None:
+        total, tied = tally.earlier_tie
+        title += "  ·  " + _("ballot {b}: tie at {total} between {names}").format(
+            b=tally.number - 1, total=total, names=", ".join(s.label for s in tied)
+        )
+    return title
 
 
-@dataclass(frozen=True)
-class CandidateTotal:
-    player: str
-    label: str
-    total: str
-    share: float
-    """The total as a fraction of the highest total (0…1), for the bar length."""
-    leader: bool
+def grid_status(tally: Tally) -> str:
+    if tally.result == "tie":
+        return _("Tie at {total} between {names}: no one is accused. Press r for a revote.").format(
+            total=tally.best, names=", ".join(s.label for s in tally.tied)
+        )
+    if tally.result == "accused" and tally.accused is not None:
+        return _("{name} is accused with {total}. Press v to turn their tile.").format(
+            name=tally.accused.label, total=tally.best
+        )
+    return _(
+        "{entered} of {voters} entered. Cursor on a voter, then the seat key of "
+        "their target; a: abstain; backspace: clear."
+    ).format(entered=tally.voted, voters=tally.voters)
 
 
-@dataclass(frozen=True)
-class GridView:
-    title: str
-    """Names the ballot; a new title means a new ballot (the cursor goes back to the top)."""
-    rows: tuple[VoterRow, ...]
-    totals: tuple[CandidateTotal, ...]
-    status: str
-    result: Literal["open", "tie", "accused"]
-    seats: Mapping[str, str] = field(default_factory=dict)
-    """Seat key (``"1"``…``"0"``) → player id, for every player at the table."""
+def received(total: Total | None) -> Text:
+    """``2.5 ████ leads``: a candidate's weighted total, bar and mark; ``—`` for none."""
+    if total is None:
+        return Text("—", style="dim")
+    style = MARK_STYLES[total.mark]
+    text = Text(total.total, style="bold" if total.mark else "")
+    bar = "█" * round(total.share * BAR_WIDTH)
+    if bar:
+        text.append(" " + bar, style="cyan")
+    if total.mark:
+        text.append(" " + _(MARK_NAMES[total.mark]), style=style)
+    return text
 
 
 class VoteGrid(Vertical):
@@ -97,18 +110,28 @@ class VoteGrid(Vertical):
             super().__init__()
             self.voter = voter
 
+    class Refused(Message):
+        """The host picked a seat that is not at this table (the screen says why)."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.view: GridView | None = None
+        self.tally: Tally | None = None
+        self.rows: tuple[VoterRow, ...] = ()
+        self.seats: Mapping[str, str] = {}
         self._typed_ahead: set[int] = set()
         """Rows entered by key whose commit has not been shown yet."""
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="vote-title")
-        with Horizontal(classes="vote-body"):
-            yield DataTable(cursor_type="row", zebra_stripes=True, classes="vote-table")
-            yield Static("", classes="vote-totals")
+        table: DataTable[str | Text] = DataTable(
+            cursor_type="row", zebra_stripes=True, classes="vote-table"
+        )
+        yield table
         yield Static("", classes="vote-status")
 
     @property
@@ -117,95 +140,91 @@ class VoteGrid(Vertical):
 
     # ------------------------------------------------------------------ rendering
 
-    def show(self, view: GridView) -> None:
-        """Render ``view``; keep the cursor on its voter, or move to the next one to vote."""
-        # A new ballot starts at the first voter; the same ballot keeps its place.
-        old = self.view
-        same = old is not None and old.title == view.title
+    def show(self, tally: Tally, rows: tuple[VoterRow, ...], seats: Mapping[str, str]) -> None:
+        """Render a ballot; keep the cursor on its voter, or move to the next one to vote."""
+        old, old_rows = self.tally, self.rows
+        same = (
+            old is not None
+            and (old.reckoning, old.number) == (tally.reckoning, tally.number)
+            and [r.who.pid for r in old_rows] == [r.who.pid for r in rows]
+        )
         previous = self.current_voter() if same else None
-        if same and old is not None:
+        if same:
             # An entry vanished (undo, clear): go to that voter, to enter it again.
-            had = {r.voter for r in old.rows if r.entry != "none"}
-            cleared = [r.voter for r in view.rows if r.entry == "none" and r.voter in had]
+            had = {r.who.pid for r in old_rows if r.entry != "none"}
+            cleared = [r.who.pid for r in rows if r.entry == "none" and r.who.pid in had]
             if cleared:
                 previous = cleared[0]
-        self.view = view
+        self.tally, self.rows, self.seats = tally, rows, seats
         # Typed rows whose entry has now landed are no longer "ahead"; a new ballot resets.
         self._typed_ahead = (
-            {i for i in self._typed_ahead if i < len(view.rows) and view.rows[i].entry == "none"}
+            {i for i in self._typed_ahead if i < len(rows) and rows[i].entry == "none"}
             if same
             else set()
         )
-        self.query_one(".vote-title", Static).update(Text(view.title, style="bold"))
+        self.query_one(".vote-title", Static).update(Text(grid_title(tally), style="bold"))
+        totals = {t.who.pid: t for t in tally.totals}
+        cells = [self._cells(row, totals.get(row.who.pid), tally) for row in rows]
         table = self.table
-        table.clear(columns=True)
-        table.add_columns(_("Seat"), _("Voter"), _("Weight"), _("Vote"))
-        leaders = {c.player for c in view.totals if c.leader}
-        for row in view.rows:
-            weight = Text(row.weight, style="bold magenta" if row.ring else "")
-            if row.ring:
-                weight.append(" " + _("ring"), style="magenta")
-            name = Text(row.name)
-            if row.revealed:
-                name.append(f" ({row.revealed})", style="dim")
-            if row.entry == "vote":
-                style = "bold reverse" if row.target in leaders and view.result != "tie" else "bold"
-                vote = Text("→ " + row.target_label, style=style)
-            elif row.entry == "abstain":
-                vote = Text(_("abstains"), style="italic dim")
-            else:
-                vote = Text("…", style="dim")
-            table.add_row(Text(str(row.seat), justify="right"), name, weight, vote, key=row.voter)
-        self.query_one(".vote-totals", Static).update(self._totals(view))
-        status_style = {"open": "", "tie": "bold black on yellow", "accused": "bold white on red"}[
-            view.result
-        ]
-        self.query_one(".vote-status", Static).update(Text(view.status, style=status_style))
+        if same and table.row_count == len(rows):
+            for row, values in zip(rows, cells, strict=True):
+                for column, value in zip(COLUMNS, values, strict=True):
+                    if table.get_cell(row.who.pid, column) != value:
+                        table.update_cell(row.who.pid, column, value, update_width=True)
+        else:
+            table.clear(columns=True)
+            for column, label in zip(
+                COLUMNS,
+                (_("Seat"), _("Voter"), _("Weight"), _("Vote"), _("Votes received")),
+                strict=True,
+            ):
+                table.add_column(label, key=column)
+            for row, values in zip(rows, cells, strict=True):
+                table.add_row(*values, key=row.who.pid)
+        style = {"open": "", "tie": "bold black on yellow", "accused": "bold white on red"}
+        self.query_one(".vote-status", Static).update(
+            Text(grid_status(tally), style=style[tally.result])
+        )
         self._place_cursor(previous)
 
-    def _totals(self, view: GridView) -> Table:
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(no_wrap=True)
-        grid.add_column(width=BAR_WIDTH, no_wrap=True)
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_column(no_wrap=True)
-        for c in view.totals:
-            bar = "█" * round(c.share * BAR_WIDTH)
-            if c.leader and view.result == "tie":
-                mark, style = _("tie"), "bold black on yellow"
-            elif c.leader:
-                mark, style = _("leads"), "bold reverse"
-            else:
-                mark, style = "", ""
-            grid.add_row(
-                Text(c.label, style=style),
-                Text(bar, style="cyan"),
-                Text(c.total, style="bold" if c.leader else ""),
-                Text(mark, style=style),
-            )
-        return grid
+    def _cells(self, row: VoterRow, total: Total | None, tally: Tally) -> list[str | Text]:
+        weight = Text(row.weight, style="bold magenta" if row.ring else "")
+        if row.ring:
+            weight.append(" " + _("ring"), style="magenta")
+        name = Text(row.who.name)
+        if row.revealed is not None:
+            note = _("revealed: {role}").format(role=row.revealed or _("Meowfia"))
+            name.append(f" ({note})", style="dim")
+        if row.entry == "vote" and row.target is not None:
+            leads = row.target_leads and tally.result != "tie"
+            vote = Text("→ " + row.target.label, style="bold reverse" if leads else "bold")
+        elif row.entry == "abstain":
+            vote = Text(_("abstains"), style="italic dim")
+        else:
+            vote = Text("…", style="dim")
+        return [Text(row.who.key, justify="right"), name, weight, vote, received(total)]
 
     def _place_cursor(self, previous: str | None) -> None:
-        view = self.view
-        if view is None or not view.rows:
+        rows, tally = self.rows, self.tally
+        if tally is None or not rows:
             return
-        ids = [r.voter for r in view.rows]
+        ids = [r.who.pid for r in rows]
+        if tally.result != "open":
+            # A closed ballot points at its result (the same after a restart).
+            shown = tally.accused or (tally.tied[0] if tally.tied else None)
+            self.table.move_cursor(row=ids.index(shown.pid) if shown and shown.pid in ids else 0)
+            return
         start = ids.index(previous) if previous in ids else 0
-        row = view.rows[start]
-        if row.entry != "none" and view.result == "open":
+        if rows[start].entry != "none":
             for step in range(1, len(ids) + 1):
-                candidate = view.rows[(start + step) % len(ids)]
-                if candidate.entry == "none":
+                if rows[(start + step) % len(ids)].entry == "none":
                     start = (start + step) % len(ids)
                     break
         self.table.move_cursor(row=start)
 
     def current_voter(self) -> str | None:
-        view = self.view
-        if view is None:
-            return None
         index = self.table.cursor_row
-        return view.rows[index].voter if 0 <= index < len(view.rows) else None
+        return self.rows[index].who.pid if 0 <= index < len(self.rows) else None
 
     def focus_table(self) -> None:
         self.table.focus()
@@ -214,17 +233,15 @@ class VoteGrid(Vertical):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Without a ballot on screen the keys belong to the screen around the grid.
-        return self.view is not None and self.display
+        return self.tally is not None and self.display
 
     def action_pick(self, key: str) -> None:
         voter = self.current_voter()
-        if voter is None or self.view is None:
+        if voter is None:
             return
-        target = self.view.seats.get(key)
+        target = self.seats.get(key)
         if target is None:
-            self.notify(
-                _("There is no seat {key} at this table.").format(key=key), severity="warning"
-            )
+            self.post_message(self.Refused(key))
             return
         self.post_message(self.Cast(voter, target))
         self._advance_past(voter)
@@ -237,10 +254,7 @@ class VoteGrid(Vertical):
 
     def refused(self, voter: str) -> None:
         """The entry typed for ``voter`` was refused: put the cursor back on their row."""
-        view = self.view
-        if view is None:
-            return
-        ids = [r.voter for r in view.rows]
+        ids = [r.who.pid for r in self.rows]
         if voter in ids:
             self._typed_ahead.discard(ids.index(voter))
             self.table.move_cursor(row=ids.index(voter))
@@ -249,16 +263,13 @@ class VoteGrid(Vertical):
         """Move on at once, before the commit lands, so votes can be typed one after another.
 
         The next row without an entry (other than ``voter``) gets the cursor; when the
-        commit is refused the cursor stays there and the message says why.
+        commit is refused the cursor goes back there and the message says why.
         """
-        view = self.view
-        if view is None:
-            return
-        ids = [r.voter for r in view.rows]
+        ids = [r.who.pid for r in self.rows]
         start = ids.index(voter)
         for step in range(1, len(ids)):
             index = (start + step) % len(ids)
-            if view.rows[index].entry == "none" and index not in self._typed_ahead:
+            if self.rows[index].entry == "none" and index not in self._typed_ahead:
                 self._typed_ahead.add(start)
                 self.table.move_cursor(row=index)
                 return

@@ -1,7 +1,9 @@
 """喵窩暗影 Shadow Cats: HP, board and ranges, 2d6 moves, d100 damage, team and Neutral wins.
 
-Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
-screen), ``board`` (the players' board view), ``prepare`` (deals and reads the roster file).
+Every part of this game lives in this folder: ``rules`` (pure), ``guide`` (pure: what is
+allowed now, the next step, a sentence per entry), ``view`` (pure: what the screen and the
+board show), ``screen`` (the host's screen), ``board`` (the players' board view),
+``prepare`` (reads the roster file, deals and rolls).
 The record below is what the registry (``companion/games/__init__.py``) lists.
 """
 
@@ -17,5 +19,7 @@ PLUGIN = GameInfo(
     screen=Part("companion.games.shadow_cats.screen", "SCREEN"),
     board=Part("companion.games.shadow_cats.board", "VIEW"),
     prepare=Part("companion.games.shadow_cats.prepare"),
+    guide_part=Part("companion.games.shadow_cats.guide", "GUIDE"),
+    termination_part=Part("companion.games.shadow_cats.rules.termination", "Termination"),
     aliases=("shadow", "cats"),
 )

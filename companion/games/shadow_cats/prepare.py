@@ -7,6 +7,11 @@ Design decisions:
   ``rng``; the results go *into* actions (``setup`` carries the roster's whole text,
   ``move`` every 2d6 sum including re-rolls, ``attack`` the d100 face). Replay
   therefore never reads the file again and never rolls.
+* Every draw becomes an action the moment it is made (``deal``, ``begin``, ``place``,
+  ``move``/``move-dice``, ``attack``): the screen calls these functions (on the writer
+  thread, with ``session.rng``) and records what they return; it never rolls itself.
+  Dice typed in from the table come in as ``typed`` and the procedure continues
+  from them, so physical and companion dice mix in one move.
 * Dice follow the table's procedure literally: a start position re-rolls 7s, a move
   re-rolls a sum that lands where the player already is, and the layout is re-dealt
   while the Warp Stone would be in the centre.
@@ -21,7 +26,15 @@ from importlib import resources
 from pathlib import Path
 
 from companion.games.shadow_cats.rules import DEFAULT_ROSTER_NAME
-from companion.games.shadow_cats.rules.actions import Setup
+from companion.games.shadow_cats.rules.actions import (
+    Attack,
+    Begin,
+    Deal,
+    Move,
+    MoveDice,
+    Place,
+    Setup,
+)
 from companion.games.shadow_cats.rules.board import (
     AGAIN,
     CENTRE,
@@ -31,7 +44,8 @@ from companion.games.shadow_cats.rules.board import (
 )
 from companion.games.shadow_cats.rules.game import DECK_SIZE
 from companion.games.shadow_cats.rules.roster import Roster, parse_roster
-from companion.rules.base import N_, DataFileError, Player
+from companion.games.shadow_cats.rules.state import Draft
+from companion.rules.base import N_, DataFileError, Player, PlayerId
 
 MAX_ROSTER_BYTES = 1_000_000
 
@@ -87,9 +101,12 @@ def roll_d100(rng: random.Random) -> int:
     return rng.randint(1, 100)
 
 
-def roll_start(rng: random.Random) -> tuple[int, ...]:
-    """Start position: 2d6 until the sum is not 7 (no free choice at the start)."""
-    rolls = [roll_2d6(rng)]
+def roll_start(rng: random.Random, typed: Sequence[int] = ()) -> tuple[int, ...]:
+    """Start position: 2d6 until the sum is not 7 (no free choice at the start).
+
+    ``typed`` are the sums already rolled at the table (all 7s); rolling goes on from them.
+    """
+    rolls = [*typed, roll_2d6(rng)]
     while rolls[-1] == FREE_CHOICE:
         rolls.append(roll_2d6(rng))
     return tuple(rolls)
@@ -100,9 +117,10 @@ def needs_reroll(total: int, here: str | None) -> bool:
     return roll_outcome(total, here) == AGAIN
 
 
-def roll_move(rng: random.Random, here: str | None) -> tuple[int, ...]:
-    """Move: 2d6 until the sum is a 7 or lands somewhere else than ``here``."""
-    rolls = [roll_2d6(rng)]
+def roll_move(rng: random.Random, here: str | None, typed: Sequence[int] = ()) -> tuple[int, ...]:
+    """Move: 2d6 until the sum is a 7 or lands somewhere else than ``here`` (going on
+    from the ``typed`` re-rolls already made at the table)."""
+    rolls = [*typed, roll_2d6(rng)]
     while needs_reroll(rolls[-1], here):
         rolls.append(roll_2d6(rng))
     return tuple(rolls)
@@ -123,14 +141,14 @@ def deal_layout(rng: random.Random) -> tuple[str, ...]:
 
 def deal_character_pairs(
     roster: Roster, players: int, rng: random.Random
-) -> tuple[tuple[str, str], ...]:
+) -> tuple[tuple[str, ...], ...]:
     """Two character cards for each player (each keeps one), or one each when the
     roster is too small for pairs."""
     ids = [c.id for c in roster.characters]
     rng.shuffle(ids)
     if len(ids) >= 2 * players:
         return tuple((ids[2 * i], ids[2 * i + 1]) for i in range(players))
-    return tuple((ids[i], ids[i]) for i in range(min(players, len(ids))))
+    return tuple((ids[i],) for i in range(min(players, len(ids))))
 
 
 def deal_equipment(
@@ -185,3 +203,59 @@ def random_setup(
         first_player=first_player or rng.choice(players).id,
         equipment_deck=deal_equipment(roster, characters, rng),
     )
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def deal(source: RosterSource, players: Sequence[Player], rng: random.Random) -> Deal:
+    """The setup draft: character cards, layout and first player, dealt now.
+
+    Raises ``DataFileError`` when the roster is invalid or has too few characters.
+    """
+    roster = source.parse()
+    if len(roster.characters) < len(players):
+        raise DataFileError(
+            N_("{file}: {count} players need at least {count} characters."),
+            file=source.file_name,
+            count=len(players),
+        )
+    return Deal(
+        roster_file=source.file_name,
+        roster=source.text,
+        pairs=deal_character_pairs(roster, len(players), rng),
+        layout=deal_layout(rng),
+        first_player=rng.choice(list(players)).id,
+    )
+
+
+def begin(draft: Draft, rng: random.Random) -> Begin:
+    """Start the game from the draft: the equipment deck is dealt now."""
+    return Begin(deal_equipment(draft.roster, draft.characters, rng))
+
+
+def place(rng: random.Random, player: PlayerId, typed: Sequence[int] = ()) -> Place:
+    """A start position rolled now (after the 7s typed in from the table, if any)."""
+    return Place(player, roll_start(rng, typed))
+
+
+def move_from(
+    player: PlayerId, rolls: Sequence[int], destination: str | None = None
+) -> Move | MoveDice:
+    """The action for a move's finished dice: a whole ``move``, or ``move-dice`` for a 7
+    whose destination is chosen next (unless it is given)."""
+    if rolls[-1] == FREE_CHOICE and destination is None:
+        return MoveDice(player, tuple(rolls))
+    return Move(player, tuple(rolls), destination)
+
+
+def move(
+    rng: random.Random, player: PlayerId, here: str | None, typed: Sequence[int] = ()
+) -> Move | MoveDice:
+    """A move rolled now (going on from the re-rolls typed in from the table)."""
+    return move_from(player, roll_move(rng, here, typed))
+
+
+def attack(rng: random.Random, player: PlayerId, target: PlayerId) -> Attack:
+    """An attack whose d100 is rolled now."""
+    return Attack(player, target, roll_d100(rng))

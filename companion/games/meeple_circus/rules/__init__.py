@@ -10,7 +10,8 @@ from __future__ import annotations
 from companion.games.meeple_circus.rules.actions import Press, PressSource
 from companion.games.meeple_circus.rules.game import MeepleCircus
 from companion.games.meeple_circus.rules.state import CircusState
+from companion.games.meeple_circus.rules.termination import Termination
 
 GAME = MeepleCircus()
 
-__all__ = ["GAME", "CircusState", "MeepleCircus", "Press", "PressSource"]
+__all__ = ["GAME", "CircusState", "MeepleCircus", "Press", "PressSource", "Termination"]

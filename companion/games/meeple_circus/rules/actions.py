@@ -189,6 +189,26 @@ class ScorePlayer(Action):
     challenges: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class CorrectScore(Action):
+    """Replace ``player``'s evaluation of the current act (a typing mistake found later).
+
+    The same fields as ``score``; the speed token still comes from the performance.
+    Allowed while the act is open (evaluation, and its end before ``end-act``), so the
+    host fixes one player without undoing everyone scored after them. At the act's
+    end the next first player is decided again from the corrected totals.
+    """
+
+    type = "correct-score"
+    player: PlayerId
+    demands: tuple[int, ...] = ()
+    blue: int = 0
+    yellow: int = 0
+    red_heights: tuple[int, ...] = ()
+    guest_stars: tuple[int, ...] = ()
+    challenges: tuple[int, ...] = ()
+
+
 # --------------------------------------------------------------------------- end of act
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
+    CorrectScore,
     EndAct,
     EndPerformance,
     FinishPerformance,
@@ -52,6 +53,7 @@ from companion.games.meeple_circus.rules.state import (
     CircusState,
     PendingPick,
 )
+from companion.games.meeple_circus.rules.termination import Termination
 from companion.games.meeple_circus.rules.timing import (
     Attempt,
     Performance,
@@ -163,6 +165,7 @@ class MeepleCircus(Game[CircusState]):
         SettleTie,
         FinishPerformance,
         ScorePlayer,
+        CorrectScore,
         EndAct,
     )
 
@@ -223,6 +226,8 @@ class MeepleCircus(Game[CircusState]):
             return self._finish(state, action)
         if isinstance(action, ScorePlayer):
             return self._score(state, action)
+        if isinstance(action, CorrectScore):
+            return self._correct(state, action)
         if isinstance(action, EndAct):
             return self._end_act(state)
         raise IllegalActionError(N_("Meeple Circus has no action {type!r}."), type=action.type)
@@ -468,29 +473,33 @@ class MeepleCircus(Game[CircusState]):
                 name=player.name,
                 act=act.number,
             )
-        _check_counts(action, state.max_height)
-        if action.guest_stars and act.number not in GUEST_STAR_ACTS:
-            raise IllegalActionError(N_("Guest stars first appear in act 2."))
-        if action.challenges and act.number not in CHALLENGE_ACTS:
-            raise IllegalActionError(N_("Challenges score in act 3 only."))
-        score = ActScore(
-            player=action.player,
-            act=act.number,
-            demands=action.demands,
-            blue=action.blue,
-            yellow=action.yellow,
-            red_heights=action.red_heights,
-            speed=act.token_of(action.player),
-            guest_stars=action.guest_stars,
-            challenges=action.challenges,
-        )
-        act = replace(act, scores=(*act.scores, score))
+        act = replace(act, scores=(*act.scores, _act_score(state, act, action)))
         state = _with_act(state, act)
         if state.unscored():
             return state
         if act.number == 3:
             return replace(state, phase="over")
         return _decide_next_first(replace(state, phase="end"))
+
+    def _correct(self, state: CircusState, action: CorrectScore) -> CircusState:
+        player = player_by_id(state.players, action.player)
+        if state.phase not in ("evaluation", "end"):
+            raise IllegalActionError(
+                N_("Evaluations can be corrected only while their act is open.")
+            )
+        act = _current_act(state)
+        if act.score_of(action.player) is None:
+            raise IllegalActionError(
+                N_("{name} has no evaluation in act {act} to correct yet."),
+                name=player.name,
+                act=act.number,
+            )
+        corrected = _act_score(state, act, action)
+        scores = tuple(corrected if s.player == action.player else s for s in act.scores)
+        state = _with_act(state, replace(act, scores=scores))
+        if state.phase == "end":
+            return _decide_next_first(state)
+        return state
 
     def _end_act(self, state: CircusState) -> CircusState:
         if state.phase != "end":
@@ -520,7 +529,7 @@ class MeepleCircus(Game[CircusState]):
             else N_("{names} wins with {score} points.")
         )
         return Outcome(
-            termination="grand-show-ended",
+            termination=Termination.GRAND_SHOW_ENDED,
             winners=winners,
             scores=MappingProxyType(dict(totals)),
             summary=summary,
@@ -576,6 +585,26 @@ def _decide_next_first(state: CircusState) -> CircusState:
     return replace(_with_act(state, act), pending_pick=pending)
 
 
+def _act_score(state: CircusState, act: ActState, action: ScorePlayer | CorrectScore) -> ActScore:
+    """The evaluation an action enters (checked), with the act's speed token."""
+    _check_counts(action, state.max_height)
+    if action.guest_stars and act.number not in GUEST_STAR_ACTS:
+        raise IllegalActionError(N_("Guest stars first appear in act 2."))
+    if action.challenges and act.number not in CHALLENGE_ACTS:
+        raise IllegalActionError(N_("Challenges score in act 3 only."))
+    return ActScore(
+        player=action.player,
+        act=act.number,
+        demands=action.demands,
+        blue=action.blue,
+        yellow=action.yellow,
+        red_heights=action.red_heights,
+        speed=act.token_of(action.player),
+        guest_stars=action.guest_stars,
+        challenges=action.challenges,
+    )
+
+
 def _current_act(state: CircusState) -> ActState:
     act = state.act
     if act is None:
@@ -618,7 +647,7 @@ def _check_press(press: Press) -> None:
         raise BadActionError(N_("A keyboard press has no device clock."))
 
 
-def _check_counts(action: ScorePlayer, max_height: int) -> None:
+def _check_counts(action: ScorePlayer | CorrectScore, max_height: int) -> None:
     if not 0 <= action.blue <= MAX_COUNT:
         raise BadActionError(
             N_("The blue acrobat count must be a whole number from 0 to {most}, not {value}."),

@@ -22,6 +22,7 @@ from companion.games.meowfia.rules.actions import (
     SetWeight,
     SmugglingDone,
     Start,
+    Timer,
     Vote,
 )
 from companion.games.meowfia.rules.game import MAX_PLAYERS, MIN_PLAYERS, Meowfia
@@ -32,12 +33,14 @@ from companion.games.meowfia.rules.state import (
     Ballot,
     Cast,
     MeowfiaState,
+    PhaseTimer,
     Questioned,
     RevealRecord,
     RoundRecord,
     WeightChange,
     format_weight,
 )
+from companion.games.meowfia.rules.termination import Termination
 
 GAME = Meowfia()
 
@@ -58,6 +61,7 @@ __all__ = [
     "Meowfia",
     "MeowfiaState",
     "MoveMarker",
+    "PhaseTimer",
     "Question",
     "Questioned",
     "Retract",
@@ -70,6 +74,8 @@ __all__ = [
     "SetWeight",
     "SmugglingDone",
     "Start",
+    "Termination",
+    "Timer",
     "Vote",
     "WeightChange",
     "format_weight",

@@ -21,6 +21,7 @@ InspectionResult = Literal["contraband", "empty"]
 Tile = Literal["undercover", "meowfia"]
 Marker = Literal["ring", "message", "rose"]
 Counter = Literal["smuggles", "intercepts"]
+TimerCommand = Literal["start", "pause", "resume"]
 
 
 # --------------------------------------------------------------------- the game flow
@@ -114,6 +115,20 @@ class Identify(Action):
     undercover: PlayerId
 
 
+@dataclass(frozen=True)
+class Timer(Action):
+    """Start, pause or resume the phase timer at host-monotonic ``host_ns``.
+
+    The timer is in the log (not only on the host's screen) so the board shows it and a
+    restarted app finds it running; its length comes from the session options
+    (``smuggling_seconds``, ``discussion_seconds``). The session stamps ``host_ns``.
+    """
+
+    type = "timer"
+    command: TimerCommand
+    host_ns: int
+
+
 # --------------------------------------------------------------------- manual actions
 
 
@@ -169,6 +184,7 @@ ALL_ACTIONS: tuple[type[Action], ...] = (
     Revote,
     Reveal,
     Identify,
+    Timer,
     MoveMarker,
     SetWeight,
     RevealTile,

@@ -1,6 +1,6 @@
 """喵喵咪呀 Meowfia: rounds, the weighted ballot with the 1.5 ring, revotes, both win paths.
 
-Rules enforced: ``/work/shared/rules/meowfia.md`` (the reading of the original
+Rules enforced: ``docs/rules/meowfia.md`` (the reading of the original
 ``meowfia.zh-Hans.txt``); decisions the page leaves open are listed in
 ``docs/games/meowfia.md``. In short:
 
@@ -42,6 +42,7 @@ from companion.games.meowfia.rules.actions import (
     SmugglingDone,
     Start,
     Tile,
+    Timer,
     Vote,
 )
 from companion.games.meowfia.rules.state import (
@@ -50,12 +51,14 @@ from companion.games.meowfia.rules.state import (
     Ballot,
     Cast,
     MeowfiaState,
+    PhaseTimer,
     Questioned,
     RevealRecord,
     RoundRecord,
     WeightChange,
     format_weight,
 )
+from companion.games.meowfia.rules.termination import Termination
 from companion.rules.base import (
     N_,
     Action,
@@ -79,6 +82,7 @@ MAX_REASON = 200
 MAX_ROLE = 40
 MAX_WEIGHT = Fraction(10)
 MAX_TIMER = 3600
+NS = 1_000_000_000
 
 
 def _reason(text: str) -> str:
@@ -139,7 +143,12 @@ class Meowfia(Game[MeowfiaState]):
     def setup(self, players: Sequence[Player], options: Mapping[str, Any]) -> MeowfiaState:
         check_player_count(players, MIN_PLAYERS, MAX_PLAYERS)
         opts = self.check_options(options)
-        return MeowfiaState(players=tuple(players), revote_tied_only=bool(opts["revote_tied_only"]))
+        return MeowfiaState(
+            players=tuple(players),
+            revote_tied_only=bool(opts["revote_tied_only"]),
+            smuggling_seconds=int(opts["smuggling_seconds"]),
+            discussion_seconds=int(opts["discussion_seconds"]),
+        )
 
     # ------------------------------------------------------------------ apply
 
@@ -164,7 +173,20 @@ class Meowfia(Game[MeowfiaState]):
         handler = self._handlers().get(type(action))
         if handler is None:
             raise IllegalActionError(N_("喵喵咪呀 has no action {type!r}."), type=action.type)
-        return self._settle(handler(state, action))
+        return self._timer_belongs(self._settle(handler(state, action)))
+
+    def _timer_belongs(self, state: MeowfiaState) -> MeowfiaState:
+        """A phase timer ends with its phase: a new round, phase or ballot clears it."""
+        timer = state.timer
+        if timer is None:
+            return state
+        if (timer.round, timer.phase, timer.ballot) != (
+            state.round_number,
+            state.phase,
+            len(state.ballots),
+        ):
+            return replace(state, timer=None)
+        return state
 
     def _handlers(self) -> dict[type[Action], Callable[[MeowfiaState, Any], MeowfiaState]]:
         return {
@@ -181,6 +203,7 @@ class Meowfia(Game[MeowfiaState]):
             SetWeight: self._set_weight,
             RevealTile: self._reveal_tile,
             SetCounter: self._set_counter,
+            Timer: self._timer,
         }
 
     # ------------------------------------------------------------------ helpers
@@ -253,7 +276,7 @@ class Meowfia(Game[MeowfiaState]):
             )
         return player
 
-    def _end(self, state: MeowfiaState, termination: str) -> MeowfiaState:
+    def _end(self, state: MeowfiaState, termination: Termination) -> MeowfiaState:
         undercover = state.undercover
         if undercover is None and len(state.hidden) == 1:
             undercover = state.hidden[0]  # every other tile showed a Meowfia member
@@ -262,7 +285,7 @@ class Meowfia(Game[MeowfiaState]):
     def _settle(self, state: MeowfiaState) -> MeowfiaState:
         """Check the win conditions after every action (3 smuggles win at once)."""
         if state.ended is None and state.smuggles >= TARGET:
-            return self._end(state, "smuggles")
+            return self._end(state, Termination.SMUGGLES)
         return state
 
     def _check_last_hidden(self, state: MeowfiaState, pid: PlayerId, tile: Tile) -> None:
@@ -340,7 +363,7 @@ class Meowfia(Game[MeowfiaState]):
         if action.result == "empty":
             state = replace(state, smuggles=state.smuggles + 1)
             if state.smuggles >= TARGET:
-                return self._end(state, "smuggles")
+                return self._end(state, Termination.SMUGGLES)
             return self._new_round(state)
         state = replace(state, intercepts=state.intercepts + 1, reckonings=state.reckonings + 1)
         if state.reckonings == 1:
@@ -426,9 +449,9 @@ class Meowfia(Game[MeowfiaState]):
         )
         if action.tile == "undercover":
             # Catching the Undercover wins even on the Police's 3rd intercept.
-            return self._end(replace(state, undercover=player.id), "undercover-caught")
+            return self._end(replace(state, undercover=player.id), Termination.UNDERCOVER_CAUGHT)
         if state.intercepts >= TARGET:
-            return self._end(state, "intercepts")
+            return self._end(state, Termination.INTERCEPTS)
         return self._new_round(replace(state, ring=player.id))
 
     # ------------------------------------------------------------------ manual actions
@@ -492,7 +515,7 @@ class Meowfia(Game[MeowfiaState]):
         state = self._adjust(state, action.type, player.id, action.tile, reason)
         if action.tile == "undercover":
             # The Police win only while the Undercover stays unmasked (卧底仍未被识破).
-            return self._end(replace(state, undercover=player.id), "undercover-revealed")
+            return self._end(replace(state, undercover=player.id), Termination.UNDERCOVER_REVEALED)
         return state
 
     def _set_counter(self, state: MeowfiaState, action: SetCounter) -> MeowfiaState:
@@ -511,6 +534,38 @@ class Meowfia(Game[MeowfiaState]):
         if action.counter == "smuggles":
             return replace(state, smuggles=action.value)
         return replace(state, intercepts=action.value)
+
+    # ------------------------------------------------------------------ the phase timer
+
+    def _timer(self, state: MeowfiaState, action: Timer) -> MeowfiaState:
+        if state.phase not in ("smuggling", "reckoning"):
+            raise IllegalActionError(
+                N_("The phase timer runs during the smuggling and a reckoning's discussion.")
+            )
+        seconds = state.timer_seconds()
+        if seconds <= 0:
+            raise IllegalActionError(
+                N_("No timer for this phase: set its seconds in the session options.")
+            )
+        if action.host_ns < 0:
+            raise BadActionError(N_("timer.host_ns: a time is never negative."))
+        timer, now = state.timer, action.host_ns
+        if action.command == "start":
+            if timer is not None and timer.remaining_ns(now) > 0:
+                raise IllegalActionError(N_("The timer is already set: pause or resume it."))
+            length = seconds * NS
+            timer = PhaseTimer(
+                state.round_number, state.phase, len(state.ballots), length, now, length, True
+            )
+        elif action.command == "pause":
+            if timer is None or not timer.running or timer.remaining_ns(now) == 0:
+                raise IllegalActionError(N_("The timer is not running."))
+            timer = replace(timer, since_ns=now, left_ns=timer.remaining_ns(now), running=False)
+        else:
+            if timer is None or timer.running:
+                raise IllegalActionError(N_("The timer is not paused."))
+            timer = replace(timer, since_ns=now, running=True)
+        return replace(state, timer=timer)
 
     # ------------------------------------------------------------------ after the game
 
@@ -566,7 +621,7 @@ class Meowfia(Game[MeowfiaState]):
             }
         )
         return Outcome(
-            termination=state.ended,
+            termination=Termination(state.ended),
             winners=winners,
             sides=MappingProxyType(sides),
             summary=summary,

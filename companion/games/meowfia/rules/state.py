@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Literal
 
 from companion.games.meowfia.rules.actions import Building, InspectionResult, Tile
+from companion.games.meowfia.rules.termination import Termination
 from companion.rules.base import Player, PlayerId
 
 Phase = Literal["setup", "smuggling", "inspection", "reckoning", "over"]
@@ -198,11 +199,45 @@ class Adjustment:
 
 
 @dataclass(frozen=True)
+class PhaseTimer:
+    """The phase timer of one phase of one round (smuggling, or a reckoning's discussion).
+
+    Times are host-monotonic nanoseconds from the ``timer`` actions: ``left_ns`` were left
+    at ``since_ns``; while ``running`` the time since then is gone too. A timer that ran
+    out stays in the state (the screen and the board keep saying "Time is up!") until the
+    phase ends or the timer is started again.
+    """
+
+    round: int
+    phase: Phase
+    ballot: int
+    """How many ballots the game had when it started (a revote's discussion starts afresh)."""
+    length_ns: int
+    since_ns: int
+    left_ns: int
+    running: bool
+
+    def remaining_ns(self, now_ns: int) -> int:
+        """Nanoseconds left at ``now_ns`` (never below 0; a clock behind ``since_ns`` counts 0)."""
+        if not self.running:
+            return self.left_ns
+        return max(0, self.left_ns - max(0, now_ns - self.since_ns))
+
+    def is_up(self, now_ns: int) -> bool:
+        """Time is up: the timer ran to 0 (a paused timer is never up)."""
+        return self.running and self.remaining_ns(now_ns) == 0
+
+
+@dataclass(frozen=True)
 class MeowfiaState:
     """Everything about one game; see ``docs/games/meowfia.md`` for each field."""
 
     players: tuple[Player, ...]
     revote_tied_only: bool = False
+    smuggling_seconds: int = 0
+    """The smuggling timer's length (session option; 0: no timer)."""
+    discussion_seconds: int = 0
+    """The discussion timer's length in a reckoning (session option; 0: no timer)."""
     sheriff: PlayerId | None = None
     first: PlayerId | None = None
     """The first questioned player of round 1 (drawn at random by the caller)."""
@@ -219,11 +254,12 @@ class MeowfiaState:
     """Every ballot of the game; during a reckoning the last one is the current one."""
     revealed: tuple[RevealRecord, ...] = ()
     adjustments: tuple[Adjustment, ...] = ()
-    ended: str | None = None
-    """Why the game ended: ``smuggles``, ``undercover-caught``, ``undercover-revealed``,
-    ``intercepts``; None while it runs."""
+    ended: Termination | None = None
+    """Why the game ended (a ``Termination``, stored as its string value); None while it runs."""
     undercover: PlayerId | None = None
     """The Undercover once revealed, entered after the game, or the only hidden player left."""
+    timer: PhaseTimer | None = None
+    """The current phase's timer once started (cleared when the phase or round changes)."""
 
     # ------------------------------------------------------------------ players
 
@@ -284,6 +320,14 @@ class MeowfiaState:
         if self.ended is None:
             return None
         return "police" if self.ended == "intercepts" else "meowfia"
+
+    def timer_seconds(self) -> int:
+        """The length of the current phase's timer in seconds (0: this phase has none)."""
+        if self.phase == "smuggling":
+            return self.smuggling_seconds
+        if self.phase == "reckoning":
+            return self.discussion_seconds
+        return 0
 
     def ballots_of(self, reckoning: int) -> tuple[Ballot, ...]:
         return tuple(b for b in self.ballots if b.reckoning == reckoning)

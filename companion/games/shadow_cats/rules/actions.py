@@ -40,6 +40,69 @@ class Setup(Action):
 
 
 @dataclass(frozen=True)
+class Deal(Action):
+    """The setup draft, dealt by the session the moment the setup screen opens (or
+    again on ``d``, or after the roster file is read again).
+
+    ``pairs`` holds each player's dealt character cards in seating order (two each;
+    the first is preselected, any unused character may be picked instead).
+    ``layout`` and ``first_player`` are dealt the same way. The identity counts start
+    as the roster's defaults for this number of players. ``begin`` starts the game.
+    """
+
+    type = "deal"
+    roster_file: str
+    roster: str
+    pairs: tuple[tuple[str, ...], ...]
+    layout: tuple[str, ...]
+    first_player: PlayerId
+
+
+@dataclass(frozen=True)
+class PickCharacter(Action):
+    """Setup draft: ``player`` keeps ``character`` (one of theirs, or any unused one)."""
+
+    type = "pick-character"
+    player: PlayerId
+    character: str
+
+
+@dataclass(frozen=True)
+class SetCounts(Action):
+    """Setup draft: the identity cards in play (at least one Red and one Blue; the
+    three add up to the number of players)."""
+
+    type = "identity-counts"
+    red: int
+    blue: int
+    neutral: int
+
+
+@dataclass(frozen=True)
+class SetLayout(Action):
+    """Setup draft: the host lays the board out (centre first, then slots 1–6)."""
+
+    type = "layout"
+    layout: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SetFirstPlayer(Action):
+    """Setup draft: who takes the first turn."""
+
+    type = "first-player"
+    player: PlayerId
+
+
+@dataclass(frozen=True)
+class Begin(Action):
+    """Start the game from the draft; ``equipment_deck`` is dealt at this moment."""
+
+    type = "begin"
+    equipment_deck: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Place(Action):
     """Start position: 2d6 sums until one is not 7 (the 7s are the re-rolls)."""
 
@@ -59,6 +122,25 @@ class Move(Action):
     player: PlayerId
     rolls: tuple[int, ...]
     destination: str | None = None
+
+
+@dataclass(frozen=True)
+class MoveDice(Action):
+    """Move step, dice first: 2d6 sums ending in a 7 (all but the last landed where the
+    player was). Recorded the moment they are rolled; ``destination`` follows."""
+
+    type = "move-dice"
+    player: PlayerId
+    rolls: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Destination(Action):
+    """The free choice after a 7 (``move-dice``): any other location."""
+
+    type = "destination"
+    player: PlayerId
+    location: str
 
 
 @dataclass(frozen=True)
@@ -174,8 +256,16 @@ class FinalIdentities(Action):
 
 ALL_ACTIONS = (
     Setup,
+    Deal,
+    PickCharacter,
+    SetCounts,
+    SetLayout,
+    SetFirstPlayer,
+    Begin,
     Place,
     Move,
+    MoveDice,
+    Destination,
     Forest,
     Attack,
     EndTurn,

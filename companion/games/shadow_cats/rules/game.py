@@ -28,18 +28,26 @@ from companion.games.shadow_cats.rules.actions import (
     ALL_ACTIONS,
     IDENTITIES,
     Attack,
+    Begin,
     ChangeHp,
     CopyCharacter,
+    Deal,
     DeclareNeutralWin,
+    Destination,
     EndTurn,
     FinalIdentities,
     Forest,
     GiveItem,
     Identity,
     Move,
+    MoveDice,
+    PickCharacter,
     Place,
     Relocate,
     Reveal,
+    SetCounts,
+    SetFirstPlayer,
+    SetLayout,
     Setup,
     TakeItem,
 )
@@ -56,18 +64,21 @@ from companion.games.shadow_cats.rules.roster import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     IdentityCounts,
+    Roster,
     parse_roster,
 )
 from companion.games.shadow_cats.rules.state import (
     FOREST_DAMAGE,
     FOREST_HEAL,
     AttackReport,
+    Draft,
     Notice,
     Seat,
     ShadowState,
     Step,
     Victory,
 )
+from companion.games.shadow_cats.rules.termination import Termination
 from companion.games.shadow_cats.rules.words import Bad, Illegal, NotYourTurn
 from companion.rules.base import (
     N_,
@@ -130,8 +141,10 @@ class ShadowCats(Game[ShadowState]):
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise Bad(N_("Shadow Cats has no action {type!r}."), type=action.type)
-        if state.phase == "setup" and not isinstance(action, Setup):
+        if state.phase == "setup" and not isinstance(action, SETUP_ACTIONS):
             raise Illegal(N_("Set the game up first (roster, characters, board)."))
+        if state.phase != "setup" and isinstance(action, SETUP_ACTIONS):
+            raise Illegal(N_("The game is set up already; undo to set it up again."))
         new: ShadowState = handler(replace(state, notices=()), action)
         return new
 
@@ -144,7 +157,7 @@ class ShadowCats(Game[ShadowState]):
             winners = tuple(s.player for s in state.seats if s.player in victory.neutrals)
             names = ", ".join(_name(state, pid) for pid in winners)
             return Outcome(
-                termination="neutral-win",
+                termination=Termination.NEUTRAL_WIN,
                 winners=winners,
                 sides=sides,
                 summary=N_("Neutral win: {names}."),
@@ -157,7 +170,7 @@ class ShadowCats(Game[ShadowState]):
             else N_("Blue team wins: every Red character is dead.")
         )
         return Outcome(
-            termination="team-wipe",
+            termination=Termination.TEAM_WIPE,
             winners=winners,
             sides=sides,
             summary=summary,
@@ -225,6 +238,11 @@ def _check_turn(state: ShadowState, pid: PlayerId, step: Step) -> Seat:
                 N_("{player} is in the Cat Forest: choose its effect first."),
                 player=_name(state, pid),
             )
+        if state.step == "choose":
+            raise Illegal(
+                N_("{player} rolled a 7: choose the destination first."),
+                player=_name(state, pid),
+            )
         raise Illegal(
             N_("{player} has moved already: attack or end the turn."), player=_name(state, pid)
         )
@@ -288,7 +306,7 @@ def _advance_turn(state: ShadowState) -> ShadowState:
         seat = order[index % len(order)]
         if seat.alive:
             new_round = state.round + (1 if index >= len(order) else 0)
-            return replace(state, turn=seat.player, step="move", round=new_round)
+            return replace(state, turn=seat.player, step="move", round=new_round, pending_rolls=())
     return replace(state, turn=None)  # pragma: no cover - a wipe ends play first
 
 
@@ -334,34 +352,71 @@ def _check_identity_room(state: ShadowState, identity: Identity, extra: int = 1)
 # --------------------------------------------------------------------------- handlers
 
 
-def _setup(state: ShadowState, action: Setup) -> ShadowState:
-    if state.phase != "setup":
-        raise Illegal(N_("The game is set up already; undo to set it up again."))
-    file = action.roster_file.strip() or "roster.toml"
-    roster = parse_roster(action.roster, file)
-    n = len(state.players)
-    if len(action.characters) != n:
-        raise Bad(N_("Give one character for each of the {count} players."), count=n)
-    for cid in action.characters:
-        if roster.character(cid) is None:
-            raise Bad(N_("{file} has no character {character!r}."), file=file, character=cid)
-    if len(set(action.characters)) != n:
-        raise Illegal(N_("Two players chose the same character."))
-    layout = check_layout(action.layout)
-    counts = IdentityCounts(red=action.red, blue=action.blue, neutral=action.neutral)
+def check_counts(players: int, red: int, blue: int, neutral: int) -> IdentityCounts:
+    """The identity counts for ``players``, or ``SetupError`` saying what is wrong.
+
+    Pure, so the setup screen checks the counts as they are typed.
+
+    >>> check_counts(4, 2, 2, 0)
+    IdentityCounts(red=2, blue=2, neutral=0)
+    """
+    counts = IdentityCounts(red=red, blue=blue, neutral=neutral)
     if min(counts.red, counts.blue) < 1 or counts.neutral < 0:
         raise SetupError(N_("A game needs at least one Red and one Blue identity."))
-    if counts.total != n:
+    if counts.total != players:
         raise SetupError(
             N_("The identity counts add up to {total}, not {count} players."),
             total=counts.total,
-            count=n,
+            count=players,
         )
+    return counts
+
+
+def _check_characters(state: ShadowState, roster: Roster, file: str, chosen: Sequence[str]) -> None:
+    n = len(state.players)
+    if len(chosen) != n:
+        raise Bad(N_("Give one character for each of the {count} players."), count=n)
+    for cid in chosen:
+        if roster.character(cid) is None:
+            raise Bad(N_("{file} has no character {character!r}."), file=file, character=cid)
+    if len(set(chosen)) != n:
+        raise Illegal(N_("Two players chose the same character."))
+
+
+def _setup(state: ShadowState, action: Setup) -> ShadowState:
+    """The whole setup in one action (logs written before the draft was recorded)."""
+    file = action.roster_file.strip() or "roster.toml"
+    roster = parse_roster(action.roster, file)
+    _check_characters(state, roster, file, action.characters)
+    layout = check_layout(action.layout)
+    counts = check_counts(len(state.players), action.red, action.blue, action.neutral)
     player_by_id(state.players, action.first_player)
-    _check_deck(roster, action)
+    return _start(
+        state,
+        roster,
+        file,
+        action.characters,
+        layout,
+        counts,
+        action.first_player,
+        action.equipment_deck,
+    )
+
+
+def _start(
+    state: ShadowState,
+    roster: Roster,
+    file: str,
+    characters: Sequence[str],
+    layout: tuple[str, ...],
+    counts: IdentityCounts,
+    first_player: PlayerId,
+    deck: Sequence[str],
+) -> ShadowState:
+    _check_deck(roster, characters, deck)
     seats = tuple(
         Seat(player=p.id, character=cid, hp=_max_hp(roster, cid))
-        for p, cid in zip(state.players, action.characters, strict=True)
+        for p, cid in zip(state.players, characters, strict=True)
     )
     return replace(
         state,
@@ -371,10 +426,104 @@ def _setup(state: ShadowState, action: Setup) -> ShadowState:
         seats=seats,
         layout=layout,
         counts=counts,
-        equipment_deck=tuple(action.equipment_deck),
-        first_player=action.first_player,
+        equipment_deck=tuple(deck),
+        first_player=first_player,
+        draft=None,
         turn=None,
         round=0,
+    )
+
+
+def _deal(state: ShadowState, action: Deal) -> ShadowState:
+    file = action.roster_file.strip() or "roster.toml"
+    roster = parse_roster(action.roster, file)
+    n = len(state.players)
+    if len(action.pairs) != n or any(not pair for pair in action.pairs):
+        raise Bad(N_("Deal character cards to each of the {count} players."), count=n)
+    dealt = [cid for pair in action.pairs for cid in pair]
+    for cid in dealt:
+        if roster.character(cid) is None:
+            raise Bad(N_("{file} has no character {character!r}."), file=file, character=cid)
+    if len(set(dealt)) != len(dealt):
+        raise Illegal(N_("A character card is dealt twice."))
+    characters = tuple(pair[0] for pair in action.pairs)
+    layout = check_layout(action.layout)
+    player_by_id(state.players, action.first_player)
+    draft = Draft(
+        roster=roster,
+        roster_file=file,
+        pairs=tuple(tuple(pair) for pair in action.pairs),
+        characters=characters,
+        layout=layout,
+        counts=roster.counts_for(n),
+        first_player=action.first_player,
+    )
+    return replace(state, draft=draft)
+
+
+def _draft(state: ShadowState) -> Draft:
+    if state.draft is None:
+        raise Illegal(N_("Deal the setup first (the roster is read and the cards dealt)."))
+    return state.draft
+
+
+def _pick(state: ShadowState, action: PickCharacter) -> ShadowState:
+    draft = _draft(state)
+    player_by_id(state.players, action.player)
+    if draft.roster.character(action.character) is None:
+        raise Bad(
+            N_("{file} has no character {character!r}."),
+            file=draft.roster_file,
+            character=action.character,
+        )
+    index = [p.id for p in state.players].index(action.player)
+    for i, cid in enumerate(draft.characters):
+        if i != index and cid == action.character:
+            raise Illegal(
+                N_("{player} has {character} already."),
+                player=state.players[i].name,
+                character=action.character,
+            )
+    chosen = tuple(
+        action.character if i == index else cid for i, cid in enumerate(draft.characters)
+    )
+    return replace(state, draft=replace(draft, characters=chosen))
+
+
+def _set_counts(state: ShadowState, action: SetCounts) -> ShadowState:
+    draft = _draft(state)
+    counts = check_counts(len(state.players), action.red, action.blue, action.neutral)
+    return replace(state, draft=replace(draft, counts=counts))
+
+
+def _set_layout(state: ShadowState, action: SetLayout) -> ShadowState:
+    draft = _draft(state)
+    return replace(state, draft=replace(draft, layout=check_layout(action.layout)))
+
+
+def _set_first(state: ShadowState, action: SetFirstPlayer) -> ShadowState:
+    draft = _draft(state)
+    player_by_id(state.players, action.player)
+    return replace(state, draft=replace(draft, first_player=action.player))
+
+
+def _begin(state: ShadowState, action: Begin) -> ShadowState:
+    draft = _draft(state)
+    if draft.counts is None:
+        raise Illegal(
+            N_("{file} has no identity counts for {count} players: set them first (k)."),
+            file=draft.roster_file,
+            count=len(state.players),
+        )
+    return _start(
+        state,
+        draft.roster,
+        draft.roster_file,
+        draft.characters,
+        draft.layout,
+        draft.counts,
+        draft.first_player,
+        action.equipment_deck,
     )
 
 
@@ -384,15 +533,14 @@ def _max_hp(roster: Any, cid: str) -> int:
     return int(character.max_hp)
 
 
-def _check_deck(roster: Any, action: Setup) -> None:
+def _check_deck(roster: Any, characters: Sequence[str], deck: Sequence[str]) -> None:
     """Every in-play character's own items, then others up to 12 weapons and 12 armours."""
-    deck = action.equipment_deck
     if len(set(deck)) != len(deck):
         raise Bad(N_("An equipment card is listed twice in the deck."))
     for iid in deck:
         if roster.item(iid) is None:
             raise Bad(N_("There is no equipment {item!r} in the roster."), item=iid)
-    in_play = set(action.characters)
+    in_play = set(characters)
     for item in roster.items:
         if item.owner in in_play and item.id not in deck:
             raise Illegal(
@@ -447,11 +595,10 @@ def _place(state: ShadowState, action: Place) -> ShadowState:
     return state
 
 
-def _move(state: ShadowState, action: Move) -> ShadowState:
-    seat = _check_turn(state, action.player, "move")
-    _check_rolls(action.rolls)
-    here = seat.location
-    for roll in action.rolls[:-1]:
+def _check_rerolls(state: ShadowState, rolls: Sequence[int], here: str | None) -> None:
+    """All but the last roll of a move landed where the player already was."""
+    _check_rolls(rolls)
+    for roll in rolls[:-1]:
         if roll == FREE_CHOICE or SUMS[roll] != here:
             raise Illegal(
                 N_(
@@ -460,17 +607,17 @@ def _move(state: ShadowState, action: Move) -> ShadowState:
                 ),
                 roll=roll,
             )
+
+
+def _move(state: ShadowState, action: Move) -> ShadowState:
+    seat = _check_turn(state, action.player, "move")
+    here = seat.location
+    _check_rerolls(state, action.rolls, here)
     last = action.rolls[-1]
     if last == FREE_CHOICE:
         if action.destination is None:
             raise Bad(N_("A 7 lets the player choose: give the destination."))
-        there = check_location(action.destination)
-        if there == here:
-            raise Illegal(
-                N_("{player} may not stay on {location}."),
-                player=_name(state, action.player),
-                location=there,
-            )
+        there = _free_destination(state, action.player, action.destination, here)
     else:
         there = SUMS[last]
         if action.destination is not None and action.destination != there:
@@ -485,17 +632,56 @@ def _move(state: ShadowState, action: Move) -> ShadowState:
                 roll=last,
                 player=_name(state, action.player),
             )
+    return _arrive(state, seat, there)
+
+
+def _free_destination(state: ShadowState, pid: PlayerId, destination: str, here: str | None) -> str:
+    there = check_location(destination)
+    if there == here:
+        raise Illegal(
+            N_("{player} may not stay on {location}."),
+            player=_name(state, pid),
+            location=there,
+        )
+    return there
+
+
+def _arrive(state: ShadowState, seat: Seat, there: str) -> ShadowState:
     state = _set_seat(state, replace(seat, location=there))
     step: Step = "forest" if there == "forest" else "attack"
     return replace(
         state,
         step=step,
-        last_attack=state.last_attack,
+        pending_rolls=(),
         notices=(
-            _notice(N_("{player} moves to {location}."), player=action.player, location=there),
+            _notice(N_("{player} moves to {location}."), player=seat.player, location=there),
             _notice(LOCATION_EFFECTS[there]),
         ),
     )
+
+
+def _move_dice(state: ShadowState, action: MoveDice) -> ShadowState:
+    seat = _check_turn(state, action.player, "move")
+    _check_rerolls(state, action.rolls, seat.location)
+    if action.rolls[-1] != FREE_CHOICE:
+        raise Bad(
+            N_("move-dice records dice that end in a 7; roll {roll} is a whole move."),
+            roll=action.rolls[-1],
+        )
+    return replace(
+        state,
+        step="choose",
+        pending_rolls=tuple(action.rolls),
+        notices=(
+            _notice(N_("{player} rolls a 7: choose any other location."), player=action.player),
+        ),
+    )
+
+
+def _destination(state: ShadowState, action: Destination) -> ShadowState:
+    seat = _check_turn(state, action.player, "choose")
+    there = _free_destination(state, action.player, action.location, seat.location)
+    return _arrive(state, seat, there)
 
 
 def _forest(state: ShadowState, action: Forest) -> ShadowState:
@@ -769,8 +955,18 @@ def _final(state: ShadowState, action: FinalIdentities) -> ShadowState:
     return replace(state, seats=seats, phase="over", pending_reveal=None)
 
 
+SETUP_ACTIONS = (Setup, Deal, PickCharacter, SetCounts, SetLayout, SetFirstPlayer, Begin)
+
 _HANDLERS: dict[type[Action], Any] = {
     Setup: _setup,
+    Deal: _deal,
+    PickCharacter: _pick,
+    SetCounts: _set_counts,
+    SetLayout: _set_layout,
+    SetFirstPlayer: _set_first,
+    Begin: _begin,
+    MoveDice: _move_dice,
+    Destination: _destination,
     Place: _place,
     Move: _move,
     Forest: _forest,

@@ -81,6 +81,8 @@ class Character:
     """The attack printed on the card (the expectation of the table), if given."""
     copies: bool = False
     """丑時: may copy another character's skill, attack (table) and element."""
+    name_zh: str = ""
+    """The name in Simplified Chinese, shown in the Chinese UI (empty: ``name``)."""
 
     def damage_for(self, roll: int) -> int | None:
         """The table's damage for a d100 ``roll`` (``None``: a miss)."""
@@ -95,7 +97,9 @@ class Character:
         return expected_table_damage(self.damage)
 
     def display_name(self, lang: str) -> str:
-        return self.name if lang.startswith("zh") or not self.name_en else self.name_en
+        if lang.startswith("zh"):
+            return self.name_zh or self.name
+        return self.name_en or self.name_zh or self.name
 
 
 def expected_table_damage(rows: Sequence[DamageRow], bonus: int = 0) -> Fraction:
@@ -117,12 +121,16 @@ class Item:
     owner_bonus: int
     other_bonus: int
     """A weapon adds its bonus to the damage dealt; an armour takes it off damage taken."""
+    name_zh: str = ""
+    """The name in Simplified Chinese, shown in the Chinese UI (empty: ``name``)."""
 
     def bonus_for(self, character: str) -> int:
         return self.owner_bonus if character == self.owner else self.other_bonus
 
     def display_name(self, lang: str) -> str:
-        return self.name if lang.startswith("zh") or not self.name_en else self.name_en
+        if lang.startswith("zh"):
+            return self.name_zh or self.name
+        return self.name_en or self.name_zh or self.name
 
 
 @dataclass(frozen=True)
@@ -270,6 +278,7 @@ _CHARACTER_FIELDS = (
     "id",
     "name",
     "name_en",
+    "name_zh",
     "nation",
     "element",
     "max_hp",
@@ -281,7 +290,7 @@ _CHARACTER_FIELDS = (
     "copies",
 )
 _ROW_FIELDS = ("from", "to", "damage")
-_ITEM_FIELDS = ("id", "name", "name_en", "kind", "owner", "owner_bonus", "other_bonus")
+_ITEM_FIELDS = ("id", "name", "name_en", "name_zh", "kind", "owner", "owner_bonus", "other_bonus")
 MISS = "miss"
 
 
@@ -354,6 +363,7 @@ def _parse_characters(file: str, raw: list[Any]) -> tuple[Character, ...]:
                 id=cid,
                 name=e.text("name"),
                 name_en=e.text("name_en", ""),
+                name_zh=e.text("name_zh", ""),
                 nation=e.choice("nation", NATIONS),  # type: ignore[arg-type]
                 element=e.choice("element", ELEMENTS),  # type: ignore[arg-type]
                 max_hp=e.integer("max_hp", 1, MAX_HP_LIMIT),
@@ -499,6 +509,7 @@ def _parse_items(file: str, raw: Any, characters: set[str]) -> tuple[Item, ...]:
                 id=iid,
                 name=e.text("name"),
                 name_en=e.text("name_en", ""),
+                name_zh=e.text("name_zh", ""),
                 kind=kind,  # type: ignore[arg-type]
                 owner=owner,
                 owner_bonus=e.integer("owner_bonus", -MAX_BONUS, MAX_BONUS),

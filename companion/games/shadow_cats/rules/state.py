@@ -25,9 +25,12 @@ from companion.games.shadow_cats.rules.roster import (
 from companion.rules.base import Player, PlayerId
 
 Phase = Literal["setup", "start", "play", "ended", "over"]
-"""setup: waiting for the ``setup`` action; start: start positions; play: turns;
-ended: a victory is known, waiting for the final identities; over: all recorded."""
-Step = Literal["move", "forest", "attack"]
+"""setup: the draft (``deal`` and its edits) until ``begin`` (or one whole ``setup``);
+start: start positions; play: turns; ended: a victory is known, waiting for the
+final identities; over: all recorded."""
+Step = Literal["move", "choose", "forest", "attack"]
+"""move: roll 2d6; choose: a 7 was rolled (``move-dice``), the destination is next;
+forest: the Cat Forest's effect; attack: attack or end the turn."""
 
 # 五行相剋: water beats fire, fire beats metal, metal beats wood, wood beats earth,
 # earth beats water.
@@ -114,6 +117,22 @@ class Victory:
 
 
 @dataclass(frozen=True)
+class Draft:
+    """The setup being drafted, all of it public at the table (``deal`` and its edits)."""
+
+    roster: Roster
+    roster_file: str
+    pairs: tuple[tuple[str, ...], ...]
+    """Each player's dealt character cards, in seating order."""
+    characters: tuple[str, ...]
+    """The character each player keeps (seating order)."""
+    layout: tuple[str, ...]
+    counts: IdentityCounts | None
+    """``None`` when the roster has no default for this number of players (yet)."""
+    first_player: PlayerId
+
+
+@dataclass(frozen=True)
 class ShadowState:
     players: tuple[Player, ...]
     phase: Phase = "setup"
@@ -124,9 +143,13 @@ class ShadowState:
     counts: IdentityCounts | None = None
     equipment_deck: tuple[str, ...] = ()
     first_player: PlayerId | None = None
+    draft: Draft | None = None
+    """During setup, once dealt: what ``begin`` starts the game with."""
     turn: PlayerId | None = None
     step: Step = "move"
     round: int = 0
+    pending_rolls: tuple[int, ...] = ()
+    """Step ``choose``: the move's dice (ending in a 7) before the destination."""
     pending_reveal: PlayerId | None = None
     """A character who died and whose identity card is not entered yet."""
     victory: Victory | None = None

@@ -1,0 +1,65 @@
+"""What every key of the 喵窩暗影 screen shares: the state, names, the chosen row, and
+asking (a choice list that opens on its first item, a reason for the log).
+
+The keys themselves are grouped by when they are used: ``draft_keys.py`` (the setup),
+``manual_keys.py`` (identities and the host's manual corrections) and the turn keys in
+``screen.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.widgets import DataTable
+
+from companion.games.shadow_cats.rules.actions import IDENTITIES
+from companion.games.shadow_cats.rules.state import ShadowState
+from companion.games.shadow_cats.rules.words import IDENTITY_WORDS
+from companion.i18n import _
+from companion.widgets.dialogs import ChoiceDialog, ReasonDialog
+from companion.widgets.game_screen import GameScreen
+
+
+def parse_hp_change(text: str) -> tuple[int, str]:
+    """``"-20 NPC card"`` → ``(-20, "NPC card")``; ``ValueError`` if malformed."""
+    clean = text.strip().replace("＋", "+").replace("－", "-").replace("−", "-")
+    amount, _sep, reason = clean.partition(" ")
+    if not amount.lstrip("+-").isdigit():
+        raise ValueError(text)
+    return int(amount), reason.strip()
+
+
+def choice_label(parts: Sequence[str]) -> str:
+    return "  ·  ".join(p for p in parts if p)
+
+
+class ShadowKeys(GameScreen):
+    """Helpers for the key handlers (no bindings of its own)."""
+
+    @property
+    def game(self) -> ShadowState:
+        state: ShadowState = self.session.state
+        return state
+
+    def _pname(self, pid: str | None) -> str:
+        return "—" if pid is None else self.session.player(pid).name
+
+    def _selected(self) -> str | None:
+        table = self.query_one("#sc-players", DataTable)
+        players = self.game.players
+        return players[table.cursor_row].id if 0 <= table.cursor_row < len(players) else None
+
+    async def _choose(
+        self, question: str, choices: Sequence[tuple[str, str]], selected: str | None = None
+    ) -> str | None:
+        if not choices:
+            self.say(_("Nothing to choose from."), error=True)
+            return None
+        return await self.ask(ChoiceDialog(question, choices, selected))
+
+    async def _reason(self, question: str) -> str | None:
+        text = await self.ask(ReasonDialog(question, placeholder=_("e.g. event card")))
+        return text.strip() if text is not None else None
+
+    async def _identity(self, question: str) -> str | None:
+        return await self._choose(question, [(i, _(IDENTITY_WORDS[i])) for i in IDENTITIES])

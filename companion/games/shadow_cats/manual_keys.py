@@ -1,0 +1,186 @@
+"""The identity and manual-correction keys of the 喵窩暗影 screen.
+
+Identities are asked only when a card is turned (a death, a public reveal), when a
+Neutral's win is declared, and at the end. Manual changes (HP, location, items, 丑時's
+copy) keep a reason for the log.
+"""
+
+from __future__ import annotations
+
+from textual import work
+
+from companion.games.shadow_cats import render
+from companion.games.shadow_cats.keys import ShadowKeys, choice_label, parse_hp_change
+from companion.games.shadow_cats.rules.actions import (
+    IDENTITIES,
+    ChangeHp,
+    CopyCharacter,
+    DeclareNeutralWin,
+    FinalIdentities,
+    GiveItem,
+    IdentityEntry,
+    Relocate,
+    Reveal,
+    TakeItem,
+)
+from companion.games.shadow_cats.rules.board import LOCATIONS
+from companion.games.shadow_cats.rules.words import KIND_WORDS
+from companion.i18n import _
+from companion.widgets.dialogs import PromptDialog
+
+
+class ManualKeys(ShadowKeys):
+    """Reveal, Neutral win, final identities; HP, relocate, items, copy."""
+
+    # ------------------------------------------------------------------ identities
+
+    @work
+    async def action_reveal(self) -> None:
+        state = self.game
+        pending = state.pending_reveal
+        if pending is not None:
+            question = _("{player} died: which identity card is turned?")
+            chosen = await self._identity(question.format(player=self._pname(pending)))
+            if chosen in IDENTITIES:
+                self.submit(Reveal(pending, chosen))
+            return
+        pid = self._selected()
+        if pid is None:
+            return
+        chosen = await self._identity(_("Identity of {player}").format(player=self._pname(pid)))
+        if chosen not in IDENTITIES:
+            return
+        reason = ""
+        if state.seat(pid).alive:
+            why = _("Why is {player}'s identity public?").format(player=self._pname(pid))
+            if (reason := await self._reason(why) or "") == "":
+                return
+        self.submit(Reveal(pid, chosen, reason))
+
+    @work
+    async def action_neutral(self) -> None:
+        hidden = [
+            (s.player, self._pname(s.player))
+            for s in self.game.seats
+            if s.identity in (None, "neutral")
+        ]
+        pid = await self._choose(_("Which Neutral met their win condition?"), hidden)
+        if pid is None:
+            return
+        why = _("Which Neutral condition did {player} meet?").format(player=self._pname(pid))
+        reason = await self._reason(why)
+        if reason:
+            self.submit(DeclareNeutralWin((pid,), reason))
+
+    @work
+    async def action_identities(self) -> None:
+        given: list[IdentityEntry] = []
+        for seat in self.game.seats:
+            if seat.identity is not None:
+                continue
+            question = _("Identity of {player}").format(player=self._pname(seat.player))
+            chosen = await self._identity(question)
+            if chosen not in IDENTITIES:
+                return
+            given.append(IdentityEntry(seat.player, chosen))
+        self.submit(FinalIdentities(tuple(given)))
+
+    # ------------------------------------------------------------------ manual actions
+
+    @work
+    async def action_hp(self) -> None:
+        pid = self._selected()
+        if pid is None:
+            return
+
+        def check(text: str) -> str | None:
+            try:
+                amount, reason = parse_hp_change(text)
+            except ValueError:
+                return _("Write the change and a reason, e.g. -20 NPC card.")
+            if not reason:
+                return _("Give a short reason for the log.")
+            return None if amount else _("An HP change of 0 changes nothing.")
+
+        question = _("HP change for {player} (e.g. -20 NPC card, +10 potion)")
+        text = await self.ask(
+            PromptDialog(question.format(player=self._pname(pid)), check=check, placeholder="-20 …")
+        )
+        if text is not None:
+            amount, reason = parse_hp_change(text)
+            self.submit(ChangeHp(pid, amount, reason))
+
+    @work
+    async def action_relocate(self) -> None:
+        pid = self._selected()
+        if pid is None:
+            return
+        here = self.game.seat(pid).location
+        choices = [(loc, render.location_label(loc)) for loc in LOCATIONS if loc != here]
+        question = _("Move {player} to (no location effect)").format(player=self._pname(pid))
+        loc = await self._choose(question, choices)
+        reason = (
+            await self._reason(_("Why does {player} move?").format(player=self._pname(pid)))
+            if loc
+            else None
+        )
+        if loc and reason:
+            self.submit(Relocate(pid, loc, reason))
+
+    @work
+    async def action_give(self) -> None:
+        state, pid = self.game, self._selected()
+        if pid is None:
+            return
+        lang, character, choices = self.companion.lang, state.seat(pid).character, []
+        for iid in state.equipment_deck:
+            item = state.item(iid)
+            if item is None or state.holder_of(iid) is not None:
+                continue
+            bonus = f"{item.bonus_for(character):+d}" + (" ★" if item.owner == character else "")
+            choices.append(
+                (iid, choice_label([item.display_name(lang), _(KIND_WORDS[item.kind]), bonus]))
+            )
+        question = _("Give {player} an item (★ their own)").format(player=self._pname(pid))
+        given = await self._choose(question, choices)
+        reason = await self._reason(_("Where does the item come from?")) if given else None
+        if given and reason:
+            self.submit(GiveItem(pid, given, reason))
+
+    @work
+    async def action_take(self) -> None:
+        state, pid = self.game, self._selected()
+        if pid is None:
+            return
+        seat, lang = state.seat(pid), self.companion.lang
+        items = [state.item(i) for i in (seat.weapon, seat.armour)]
+        choices = [(item.id, item.display_name(lang)) for item in items if item is not None]
+        iid = await self._choose(
+            _("Take an item from {player}").format(player=self._pname(pid)), choices
+        )
+        reason = await self._reason(_("Why is the item taken?")) if iid else None
+        if iid and reason:
+            self.submit(TakeItem(pid, iid, reason))
+
+    @work
+    async def action_copy(self) -> None:
+        state, pid = self.game, self._selected()
+        if pid is None or state.roster is None:
+            return
+        lang, own = self.companion.lang, state.seat(pid).character
+        in_play = {s.character for s in state.seats}
+        ordered = sorted(state.roster.characters, key=lambda c: c.id not in in_play)
+        choices = [
+            (c.id, choice_label([c.display_name(lang), render.element_label(c.element)]))
+            for c in ordered
+            if c.id != own
+        ]
+        question = _("Whose attack and element does {player} copy?").format(player=self._pname(pid))
+        cid = await self._choose(question, choices)
+        reason = (
+            await self._reason(_("Why does {player} copy?").format(player=self._pname(pid)))
+            if cid
+            else None
+        )
+        if cid and reason:
+            self.submit(CopyCharacter(pid, cid, reason))

@@ -1,0 +1,185 @@
+"""喵窩暗影 drawn: the view-model (``view.py``) as Rich renderables, for both screens.
+
+The host screen and the players' board call these functions, so an HP bar, an
+identity, a slot's colour or the last attack look the same on both (the Cat Box
+``render.py`` pattern). Text is translated here, at the moment it is drawn.
+"""
+
+from __future__ import annotations
+
+from rich.align import Align
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from companion.games.shadow_cats.rules.words import ELEMENT_WORDS, LOCATION_WORDS
+from companion.games.shadow_cats.view import (
+    IDENTITY_COLOURS,
+    RING_ROWS,
+    AttackLine,
+    Cell,
+    HpBar,
+    SeatRow,
+    ShadowView,
+    colour_hex,
+    colour_word,
+)
+from companion.i18n import N_, _
+from companion.rules.guide import Say
+
+IDENTITY_LABELS = {"red": N_("Red team"), "blue": N_("Blue team"), "neutral": N_("Neutral")}
+ELEMENT_GLYPHS = {
+    "metal": "金",
+    "wood": "木",
+    "water": "水",
+    "fire": "火",
+    "earth": "土",
+    "none": "—",
+}
+
+
+def text(value: Say | str | None) -> str:
+    """A view-model sentence in the current language."""
+    if value is None:
+        return ""
+    return value.render(_) if isinstance(value, Say) else value
+
+
+def location_label(location: str | None) -> str:
+    """A location in the current language."""
+    return "—" if location is None else _(LOCATION_WORDS[location])
+
+
+def element_label(element: str) -> str:
+    """``火 fire`` in English; the glyph alone where the word is the glyph (Chinese)."""
+    word = _(ELEMENT_WORDS[element])
+    glyph = ELEMENT_GLYPHS[element]
+    return word if element == "none" or word == glyph else f"{glyph} {word}"
+
+
+def hp_text(bar: HpBar, width: int = 12) -> Text:
+    """``██████░░░░ 60/100`` coloured by how much is left."""
+    filled = bar.filled(width)
+    out = Text("█" * filled, style=bar.colour)
+    out.append("░" * (width - filled), style="grey39")
+    out.append(" " + bar.numbers, style="bold")
+    return out
+
+
+def identity_text(identity: str | None) -> Text:
+    """A recorded identity on its team's colour; ``?`` while it is hidden."""
+    if identity is None:
+        return Text("?", style="dim")
+    colour = IDENTITY_COLOURS[identity]
+    return Text(_(IDENTITY_LABELS[identity]), style=f"bold {colour}")
+
+
+def name_text(row: SeatRow) -> Text:
+    out = Text("▶ " if row.current else "", style="bold yellow")
+    out.append(row.name, style="bold" if row.alive else "dim strike")
+    if not row.alive:
+        out.append(" 💀")
+    return out
+
+
+def distance_label(row: SeatRow) -> str:
+    return "" if row.distance is None else str(row.distance)
+
+
+# --------------------------------------------------------------------------- the ring
+
+
+def cell_panel(cell: Cell, width: int, compact: bool) -> Panel:
+    """One slot: its location card in the slot's colour, and who stands there."""
+    colour = colour_hex(cell.colour)
+    body = Text()
+    if cell.location is None:
+        body.append(_("(not dealt yet)"), style="dim")
+    else:
+        for piece in cell.pieces:
+            if body:
+                body.append(" ")
+            body.append("▶" if piece.current else "", style="bold yellow")
+            body.append(piece.name, style="bold" if piece.alive else "dim strike")
+            body.append(f"♥{piece.hp}" if piece.alive else "💀", style="dim")
+    sums = "/".join(str(s) for s in cell.sums)
+    title = location_label(cell.location) if cell.location else text(cell.where)
+    if sums and not compact:
+        title += f" ({sums})"
+    subtitle = None if compact else f"{text(cell.where)} · {text(colour_word(cell.colour))}"
+    return Panel(
+        body,
+        title=title,
+        subtitle=subtitle,
+        width=width,
+        height=None if compact else 5,
+        border_style=colour,
+        padding=(0, 1),
+    )
+
+
+def ring(view: ShadowView, width: int, compact: bool) -> RenderableType:
+    """The seven slots as three rows round the centre, fitting ``width`` columns."""
+    cell_width = max(14, min(30, width // 3 - 1))
+    rows = []
+    for slots in RING_ROWS:
+        grid = Table.grid(padding=(0, 1))
+        for _slot in slots:
+            grid.add_column()
+        grid.add_row(*(cell_panel(view.cell(slot), cell_width, compact) for slot in slots))
+        rows.append(Align.center(grid))
+    return Group(*rows)
+
+
+# --------------------------------------------------------------------------- panels
+
+
+def attack_text(line: AttackLine | None, *, one_line: bool = False) -> Text:
+    """``Ann → Bo · d100 62 → table 20 → element +5 … = 32 damage · HP 80 → 48``."""
+    if line is None:
+        return Text(_("none yet"), style="dim")
+    out = Text(_("{attacker} → {target}").format(attacker=line.attacker, target=line.target))
+    out.append(" · " if one_line else "\n")
+    out.append(_("d100 {roll}").format(roll=line.roll), style="bold")
+    if line.table is None:
+        out.append(" → " + _("miss"), style="yellow")
+        return out
+    out.append(" → " + _("table {damage}").format(damage=line.table))
+    if line.element:
+        out.append(" → " + _("element +{n}").format(n=line.element), style="cyan")
+    if line.weapon:
+        out.append(" → " + _("weapon {n:+d}").format(n=line.weapon))
+    if line.armour:
+        out.append(" → " + _("armour −{n}").format(n=line.armour))
+    out.append(" " if one_line else "\n")
+    out.append(
+        "= "
+        + _("{damage} damage · HP {before} → {after}").format(
+            damage=line.damage, before=line.hp_before, after=line.hp_after
+        ),
+        style="bold",
+    )
+    if line.killed:
+        out.append("  💀", style="bold red")
+    return out
+
+
+def notices_text(view: ShadowView) -> Text:
+    return Text("\n".join(text(n) for n in view.notices), style="bold")
+
+
+def seats_table(view: ShadowView, hp_width: int = 20) -> Table:
+    """The board's player list: name, character and items, HP bar, identity."""
+    table = Table(box=None, padding=(0, 1), header_style="bold dim")
+    for label in (_("Player"), _("Character"), _("HP"), _("Identity")):
+        table.add_column(label)
+    for row in view.rows:
+        character = Text(row.character)
+        for item in (row.weapon, row.armour):
+            if item:
+                character.append(f" [{item}]", style="cyan")
+        table.add_row(
+            name_text(row), character, hp_text(row.hp, hp_width), identity_text(row.identity)
+        )
+    return table

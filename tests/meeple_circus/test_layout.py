@@ -1,0 +1,74 @@
+"""At 100x30 the footer shows the keys that move a performance on (issue 13, item 4).
+
+Before: the footer listed every key in declaration order and cut "f Finish
+performance" off at 100 columns, in both languages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mc_ui_helpers import FakeAudio, Table
+
+from companion.session.clock import ManualClock
+from companion.ui.app import make_app
+
+
+def footer(app) -> str:  # type: ignore[no-untyped-def]
+    return [strip.text for strip in app.screen._compositor.render_strips()][-1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "start", "finish"), [("en", "Start music", "Finish"), ("zh", "播放音乐", "结束")]
+)
+async def test_the_footer_at_100x30_shows_start_and_finish(
+    tmp_path: Path, sounds: Path, lang: str, start: str, finish: str
+) -> None:
+    clock = ManualClock()
+    app = make_app(tmp_path / "mc.sqlite3", lang=lang, clock=clock, audio=FakeAudio())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {"music_act1": "countdown:30"})
+        await app.settle()
+        t = Table(app, pilot, clock, app.audio)
+        await t.keys("1", "p", "p")
+        assert f"s {start}" in footer(app)
+        await t.start_music()
+        await t.later(31)
+        await pilot.pause()
+        assert f"f {finish}" in footer(app)
+        assert "▏" in footer(app) or footer(app).rstrip().endswith(finish)
+
+
+async def test_a_hidden_key_still_says_why(tmp_path: Path, sounds: Path) -> None:
+    """Keys that do nothing now are left out of the footer, but never silent."""
+    clock = ManualClock()
+    app = make_app(tmp_path / "mc.sqlite3", lang="en", clock=clock, audio=FakeAudio())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {"music_act1": "countdown:30"})
+        await app.settle()
+        t = Table(app, pilot, clock, app.audio)
+        assert "f Finish" not in footer(app)
+        await t.keys("f")
+        line = str(t.screen.query_one("#message-line").render())
+        assert "circus most recently" in line  # the guide's reason: what to do now
+
+
+async def test_a_message_with_brackets_keeps_them(tmp_path: Path, sounds: Path) -> None:
+    """The message line shows text, not markup: "[set]" (a card file's table) stays.
+
+    Before: ``say`` passed the message to ``Static.update`` as markup, so a refusal
+    naming ``[set]`` showed as "3： 必须是一个表。".
+    """
+    app = make_app(tmp_path / "mc.sqlite3", lang="en", clock=ManualClock(), audio=FakeAudio())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {})
+        await app.settle()
+        app.screen.say("cards.toml: [set] must be a table.", error=True)
+        await pilot.pause()
+        assert "cards.toml: [set] must be a table." in str(
+            app.screen.query_one("#message-line").render()
+        )

@@ -1,0 +1,38 @@
+"""The log panel tells a Meeple Circus game in the guide's sentences, in both languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mc_ui_helpers import FakeAudio, Table
+
+from companion.session.clock import ManualClock
+from companion.ui.app import make_app
+from companion.widgets.log_panel import LogPanel
+
+EXPECTED = {
+    "en": ("Ann starts act 1.", "Ann took a component tile and a program card.", "Bo: Tadaa! at"),
+    "zh": ("Ann 开始第一幕。", "Ann 已拿取配件板块和节目卡。", "Bo：在"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_log_reads_as_sentences(tmp_path: Path, sounds: Path, lang: str) -> None:
+    clock = ManualClock()
+    app = make_app(tmp_path / "mc.sqlite3", lang=lang, clock=clock, audio=FakeAudio())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {"music_act1": "countdown:30"})
+        await app.settle()
+        t = Table(app, pilot, clock, app.audio)
+        await t.keys("1", "p", "p")
+        await t.start_music()
+        await t.later(4)
+        await t.keys("2")
+        log = t.screen.query_one(LogPanel)
+        text = "".join(strip.text for strip in log.lines)
+        flat = "".join(text.split())  # the panel wraps long sentences
+        for sentence in EXPECTED[lang]:
+            assert "".join(sentence.split()) in flat, (sentence, text)
+        assert "player=" not in text and "host_ns" not in text  # no key=value lines

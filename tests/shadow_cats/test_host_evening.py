@@ -1,0 +1,190 @@
+"""Traps a new host hit on the Shadow Cats screen (issues 12 and 13), one test each.
+
+Each failed before its fix: the draft dealt again on resume; the free-move list
+opened with nothing highlighted; a dead character got a distance; 3 3 3 for four
+players was accepted by the counts field and refused only at the start; at 100x30
+the board was seven empty boxes and one table row; traditional characters showed in
+the Simplified UI.
+"""
+
+from __future__ import annotations
+
+import random
+
+from textual.widgets import DataTable, Label, OptionList
+
+from companion.games.shadow_cats.screen import ShadowCatsScreen
+from companion.i18n import set_language
+from companion.session.clock import ManualClock
+from companion.ui.app import make_app
+
+NAMES = ["Ann", "Bo", "Cy", "Di"]
+TITLE = "喵窩暗影"
+TRADITIONAL = "圖書館專屬傳國櫻時體裝備發窩貓紅龍"
+"""Traditional characters whose Simplified form differs (图书馆专属传国樱时体装备发窝猫红龙)."""
+
+
+def screen_text(app) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def type_text(pilot, text):
+    for ch in text:
+        await pilot.press(ch)
+
+
+async def start(app, pilot, names=NAMES):
+    await pilot.pause()
+    app.start_session("shadow-cats", names, {})
+    await app.settle()
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, ShadowCatsScreen)
+    return screen
+
+
+async def to_play(app, pilot, screen, sums=(6, 6, 6, 6)):
+    await pilot.press("s")
+    await app.settle()
+    for total in sums:
+        await pilot.press("m")
+        await pilot.pause()
+        await type_text(pilot, str(total))
+        await pilot.press("enter")
+        await app.settle()
+    assert screen.session.state.phase == "play"
+
+
+def column(table: DataTable, label: str) -> int:
+    return next(i for i, c in enumerate(table.ordered_columns) if str(c.label) == label)
+
+
+async def test_the_dealt_draft_survives_leaving_and_resuming(tmp_path):
+    db = tmp_path / "sc.sqlite3"
+    app = make_app(db, lang="en", clock=ManualClock(), rng=random.Random(1))
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await start(app, pilot)
+        draft = screen.session.state.draft
+        assert draft is not None, "the deal is an entry the moment it is made"
+        sid = screen.session.id
+        await pilot.press("ctrl+q")
+    again = make_app(db, lang="en", clock=ManualClock(), rng=random.Random(99))
+    async with again.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        again.resume_session(sid)
+        await again.settle()
+        await pilot.pause()
+        assert again.screen.session.state.draft == draft
+        await pilot.press("ctrl+q")
+
+
+async def test_the_free_move_list_opens_on_its_first_item(tmp_path):
+    app = make_app(tmp_path / "sc.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await start(app, pilot)
+        await to_play(app, pilot, screen)
+        await pilot.press("m")
+        await pilot.pause()
+        await type_text(pilot, "7")
+        await pilot.press("enter")
+        await app.settle()
+        await pilot.pause()
+        lists = [w for w in app.screen.query(OptionList) if w.display and w.option_count]
+        assert lists and lists[0].highlighted == 0
+        await pilot.press("ctrl+q")
+
+
+async def test_dead_characters_get_no_distance(tmp_path):
+    app = make_app(tmp_path / "sc.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = await start(app, pilot)
+        await to_play(app, pilot, screen)
+        state = screen.session.state
+        victim = next(s.player for s in state.seats if s.player != state.turn)
+        screen.submit({"type": "change-hp", "player": victim, "amount": -999, "reason": "ev"})
+        await app.settle()
+        await pilot.pause()
+        table = screen.query_one("#sc-players", DataTable)
+        row = table.get_row(victim)
+        assert str(row[column(table, "Distance")]).strip() in ("", "—")
+        living = next(
+            s.player for s in state.seats if s.player not in (victim, screen.session.state.turn)
+        )
+        assert str(table.get_row(living)[column(table, "Distance")]).strip().isdigit()
+        await pilot.press("ctrl+q")
+
+
+async def test_identity_counts_are_checked_as_they_are_typed(tmp_path):
+    app = make_app(tmp_path / "sc.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await start(app, pilot)
+        await pilot.press("k")
+        await pilot.pause()
+        await pilot.press("end", "ctrl+u")
+        await type_text(pilot, "3 3 3")
+        await pilot.pause()
+        error = app.screen.query_one("#prompt-error", Label)
+        assert "add up to 9, not 4 players" in str(error.render())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "add up to 9" in str(app.screen.query_one("#prompt-error", Label).render())
+        await pilot.press("ctrl+q")
+
+
+async def test_the_screen_is_usable_at_100x30_and_80x24(tmp_path):
+    for size in ((100, 30), (80, 24)):
+        app = make_app(
+            tmp_path / f"{size[0]}.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3)
+        )
+        async with app.run_test(size=size) as pilot:
+            screen = await start(app, pilot)
+            await to_play(app, pilot, screen)
+            text = screen_text(app)
+            for name in NAMES:
+                assert sum(line.count(name) for line in text.splitlines()) >= 2, (size, name)
+            state = screen.session.state
+            assert "Library" in text and "Round 1" in text
+            assert f"{state.seat('p1').hp}/" in text
+            await pilot.press("ctrl+q")
+
+
+async def test_the_simplified_ui_shows_no_traditional_characters(tmp_path):
+    app = make_app(tmp_path / "zh.sqlite3", lang="zh", clock=ManualClock(), rng=random.Random(3))
+    try:
+        async with app.run_test(size=(160, 50)) as pilot:
+            screen = await start(app, pilot, ["安", "博", "西", "迪"])
+            texts = [screen_text(app)]
+            await to_play(app, pilot, screen)
+            texts.append(screen_text(app))
+            state = screen.session.state
+            screen.submit(
+                {
+                    "type": "give-item",
+                    "player": "p1",
+                    "item": state.equipment_deck[0],
+                    "reason": "店",
+                }
+            )
+            await app.settle()
+            await pilot.pause()
+            texts.append(screen_text(app))
+            for text in texts:
+                shown = text.replace(TITLE, "")
+                assert not [c for c in TRADITIONAL if c in shown], shown
+            await pilot.press("ctrl+q")
+    finally:
+        set_language("en")
+
+
+async def test_help_lists_the_keys_of_the_phase_and_the_rules_in_brief(tmp_path):
+    app = make_app(tmp_path / "sc.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(app, pilot)
+        await to_play(app, pilot, screen)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert "Move / roll" in screen_text(app)
+        rules = str(app.screen.query_one("#help-rules").render())
+        assert "Red against Blue" in rules and "a 7 lets you choose" in rules
+        await pilot.press("escape")
+        await pilot.press("ctrl+q")
