@@ -33,7 +33,7 @@ def test_the_guide_knows_who_started_and_how_it_ended(finished) -> None:
     _store, live = finished
     assert GUIDE.start_player(live.state) == "p3"
     # the history's query reads the entry the guide names; it agrees with start_player
-    kind, field = GUIDE.start_player_entry
+    [(kind, field)] = GUIDE.start_player_entries
     deals = [e.payload for e in live.entries if e.payload.get("type") == kind]
     assert deals[-1][field] == GUIDE.start_player(live.state)
     assert find_game("cat-box").termination is Termination

@@ -71,8 +71,10 @@ MANUAL_TYPES = frozenset({AdjustTokens.type})
 
 
 class CatBoxGuide(Guide[CatBoxState]):
-    start_player_entry = (Deal.type, "start")
+    start_player_entries = ((Deal.type, "start"),)
     """The ``deal`` records who starts round 1 (what ``start_player`` answers)."""
+    start_player_from = "last"
+    """A deal undone and dealt again: the deal in effect counts."""
 
     summary = N_(
         "Nine Cards: Cat Box (3–8 players). On your turn do one of: ROLL (r) the 3 common "
