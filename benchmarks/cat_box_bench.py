@@ -6,6 +6,9 @@ Measures (time.perf_counter, medians of repeated runs):
 * ``check_roll`` — what the roll dialog computes on every digit the host types
   (bust, FAQ 6, the slots met, where a token may go) on a busy display;
 * ``apply`` — one action, over whole random games (the driver of the property tests);
+* the guide and the view-model per commit — what the screen and the board compute
+  beyond the rules: ``GUIDE.allowed`` + ``GUIDE.prompt`` + ``table_view`` for the host
+  and for the board, on the same states, side by side with ``apply`` in the same run;
 * parsing the default card file;
 * a whole 4-player game through ``LiveSession`` on an on-disk SQLite store (WAL,
   synchronous=FULL), then its replay and resume from the log.
@@ -24,8 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "cat_b
 
 from test_cat_box_properties import choose
 
+from companion.games.cat_box.guide import GUIDE
 from companion.games.cat_box.prepare import deal_for, default_card_text
 from companion.games.cat_box.rules import GAME, CatBoxState, parse_card_file
+from companion.games.cat_box.view import table_view
 from companion.rules.base import RuleError, seat_players
 from companion.session.live import LiveSession
 from companion.session.log import replay
@@ -58,11 +63,13 @@ def us(seconds: float) -> str:
 def main() -> None:
     apply_times: list[float] = []
     busy: list[CatBoxState] = []
+    every: list[CatBoxState] = []
     actions_per_game = []
     for seed in range(40):
         states, times = play(8 if seed % 2 else 4, seed)
         apply_times += times
         actions_per_game.append(len(times))
+        every += states
         busy += [
             s
             for s in states
@@ -88,6 +95,22 @@ def main() -> None:
     print(
         f"check_roll on displays with >= 6 tokens: {len(checks)} checks, median "
         f"{us(statistics.median(checks))}, max {us(max(checks))}"
+    )
+    guided, viewed = [], []
+    for state in every[:: max(1, len(every) // 3000)]:
+        start = time.perf_counter()
+        GUIDE.allowed(state)
+        GUIDE.prompt(state)
+        middle = time.perf_counter()
+        table_view(state)
+        table_view(state, board=True)
+        guided.append(middle - start)
+        viewed.append(time.perf_counter() - middle)
+    print(
+        f"per commit, on {len(guided)} states of the same games: guide (allowed + prompt) "
+        f"median {us(statistics.median(guided))}, max {us(max(guided))}; view-model "
+        f"(host + board) median {us(statistics.median(viewed))}, max {us(max(viewed))}; "
+        f"apply median {us(statistics.median(apply_times))} (same run)"
     )
     text = default_card_text()
     parses = []

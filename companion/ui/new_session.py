@@ -7,7 +7,7 @@ setup shows the rules' message and creates nothing.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -170,6 +170,14 @@ class OptionsColumn(VerticalScroll, can_focus=False):
     is no Tab stop (text typed into it vanished)."""
 
 
+class OptionProblems(Exception):
+    """The preparer refused options (by option name); shown next to their fields."""
+
+    def __init__(self, problems: Mapping[str, RuleError]) -> None:
+        super().__init__(", ".join(problems))
+        self.problems = problems
+
+
 class NewSessionScreen(Screen[None]):
     """Choose players and options for one game, then start."""
 
@@ -217,6 +225,7 @@ class NewSessionScreen(Screen[None]):
                 for spec in self.game.options:
                     yield Label(_(spec.label), classes="option-label")
                     yield self._option_widget(spec)
+                    yield Label("", id=f"opt-error-{spec.name}", classes="error option-error")
         yield Footer()
 
     def _option_widget(self, spec: OptionSpec) -> Switch | Input | Select[str]:
@@ -347,6 +356,22 @@ class NewSessionScreen(Screen[None]):
                     out[spec.name] = text
         return out
 
+    def preparer_check(self) -> Callable[[Mapping[str, Any]], Mapping[str, RuleError]] | None:
+        """The game's preparer's ``check_options`` (files it would read), if it has one."""
+        prepare = self.info.prepare.load() if self.info.prepare is not None else None
+        check: Callable[[Mapping[str, Any]], Mapping[str, RuleError]] | None = getattr(
+            prepare, "check_options", None
+        )
+        return check
+
+    def show_option_problems(self, problems: Mapping[str, RuleError]) -> None:
+        """Each option's problem next to its field (an empty mapping clears them)."""
+        for spec in self.game.options:
+            problem = problems.get(spec.name)
+            self.query_one(f"#opt-error-{spec.name}", Label).update(
+                problem.render(_) if problem is not None else ""
+            )
+
     def action_start(self) -> None:
         players = tuple(
             replace(Player(f"p{i}", s.name), colour=s.colour, birth_date=s.birth_date)
@@ -364,9 +389,16 @@ class NewSessionScreen(Screen[None]):
 
         screen_class = self.info.screen.load()
 
+        self.show_option_problems({})
+        check_files = self.preparer_check()
+
         def start() -> LiveSession:  # on the writer thread: the UI never waits for the disk
-            # What only this machine can check (a music file exists and decodes) is
-            # checked here, before anything is written; the rules checked the rest.
+            # What only this machine can check (a music file exists and decodes, a card
+            # file reads) is checked here, before anything is written; the rules
+            # checked the rest.
+            problems = check_files(options) if check_files is not None else {}
+            if problems:
+                raise OptionProblems(problems)
             problem = screen_class.check_options(options)
             if problem:
                 raise ValueError(problem)
@@ -382,7 +414,9 @@ class NewSessionScreen(Screen[None]):
 
         def started(future: Future[LiveSession]) -> None:
             error = future.exception()
-            if isinstance(error, RuleError | StoreError):
+            if isinstance(error, OptionProblems):
+                self.show_option_problems(error.problems)
+            elif isinstance(error, RuleError | StoreError):
                 self.show_error(error.render(_))
             elif isinstance(error, ValueError):
                 self.show_error(str(error))

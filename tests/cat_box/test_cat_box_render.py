@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from cat_box_helpers import card, card_set, dealt, play, with_tokens
 
+from companion.games.cat_box.manual import parse_dice
 from companion.games.cat_box.render import (
     card_panel,
     check_lines,
@@ -12,8 +13,8 @@ from companion.games.cat_box.render import (
     notices_text,
     pieces_text,
 )
-from companion.games.cat_box.rules import Retire, Roll
-from companion.games.cat_box.screen import _parse_dice
+from companion.games.cat_box.rules import AdjustTokens, Retire, Roll
+from companion.games.cat_box.view import card_view, player_rows
 from companion.i18n import set_language
 
 
@@ -34,18 +35,20 @@ def test_condition_labels_in_both_languages(zh: None) -> None:
     assert condition_label("triple") == "triple"  # unparsable text is shown as written
 
 
-def test_parse_dice() -> None:
-    assert _parse_dice("245 63") == ((2, 4, 5), (6, 3))
-    assert _parse_dice("2,4,5/6") is None  # one group of common dice, then the player dice
-    assert _parse_dice("245/6") == ((2, 4, 5), (6,))
+def testparse_dice() -> None:
+    assert parse_dice("245 63") == ((2, 4, 5), (6, 3))
+    assert parse_dice("2,4,5/6") is None  # one group of common dice, then the player dice
+    assert parse_dice("245/6") == ((2, 4, 5), (6,))
     for bad in ("24 6", "245", "245 7", "245 0", "abc 1", "245 1234567", ""):
-        assert _parse_dice(bad) is None, bad
+        assert parse_dice(bad) is None, bad
 
 
 def test_owned_tokens_as_big_and_small_pieces() -> None:
-    assert str(pieces_text(12)) == "■■ ▪▪ = 12"
-    assert str(pieces_text(5)) == "■ = 5"
-    assert str(pieces_text(0)) == "= 0"
+    state = play(dealt(), AdjustTokens("p1", 12, "x"), AdjustTokens("p2", 5, "x"))
+    ann, bo, cy, _di = player_rows(state)
+    assert str(pieces_text(ann)) == "■■ ▪▪ = 12"
+    assert str(pieces_text(bo)) == "■ = 5"
+    assert str(pieces_text(cy)) == "= 0"
 
 
 def test_card_panel_marks_met_allowed_and_too_hot_slots() -> None:
@@ -54,9 +57,12 @@ def test_card_panel_marks_met_allowed_and_too_hot_slots() -> None:
     state = play(state, Roll("p1", (6, 6, 1), (4, 4)))  # total 8: above 6 and 7
     check = state.pending_check()
     assert check is not None
-    text = str(card_panel(state, "c7", "en", check))
+    text = str(card_panel(card_view(state, "c7"), "en"))
     assert "hiss 17" in text and "→1 a pair" in text and "✓2 has 6" in text
-    assert "too hot" in str(card_panel(state, "s6", "en", check))
+    assert "too hot" in str(card_panel(card_view(state, "s6"), "en"))
+    # the board's view has no marks of the host's roll check
+    plain = str(card_panel(card_view(state, "c7", marks=False), "en"))
+    assert "→" not in plain and "✓" not in plain and "hiss 17" in plain
     lines = str(check_lines(state, check, "en"))
     assert "No bust." in lines and "C7 1" in lines
 
@@ -72,15 +78,15 @@ def test_bust_line_names_the_cards_and_the_retired(zh: None) -> None:
 
 
 def test_roll_dialog_choices_normal_and_override() -> None:
-    import random
+    from types import SimpleNamespace
 
     from companion.games.cat_box.dialogs import RollDialog
 
     cards = card_set(card("c7", 17, ("pair", "has:6")))
     state = with_tokens(dealt(cards=cards), "c6", ("p1",), ())
-    dialog = RollDialog(state, "p1", random.Random(1), "en")
-    dialog.common, dialog.rolled = [1, 2, 3], [4, 4]  # total 8: s6 and s7 too hot
-    dialog.stage = "place"
+    state = play(state, Roll("p1", (1, 2, 3), (4, 4)))  # total 8: s6 and s7 too hot
+    dialog = RollDialog(SimpleNamespace(box=state, lang="en"), "p1")  # type: ignore[arg-type]
+    assert dialog.stage == "place" and dialog.rolled == [4, 4]  # the committed roll
     normal = {(card_id, slot) for _, card_id, slot in dialog.choices()}
     assert normal == {("c7", 1), ("c6", 2)}  # the pair; c6 slot 1 holds p1's token
     dialog.stage = "override"

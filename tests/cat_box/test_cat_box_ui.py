@@ -49,9 +49,16 @@ async def take_turn(app, pilot, screen: CatBoxScreen) -> None:
     dialog = app.screen
     assert isinstance(dialog, RollDialog)
     await pilot.press("r")  # the companion rolls: 3 common dice and 1 player die
+    await app.settle()
+    # The roll is on record at once (a kill now cannot give a free re-roll) ...
+    pending = screen.session.state.pending
+    assert pending is not None and (list(pending.common), list(pending.rolled)) == (
+        dialog.common,
+        dialog.rolled,
+    )
     check = dialog.check()
     assert check is not None
-    # The answer is on the dialog before anything is confirmed.
+    # ... and the answer is on the dialog before anything is placed.
     shown = str(dialog.query_one("#roll-check", Static).render())
     if check.bust:
         assert "BUST" in shown
@@ -59,7 +66,6 @@ async def take_turn(app, pilot, screen: CatBoxScreen) -> None:
         assert "FAQ 6" in shown
     else:
         assert "No bust." in shown
-    await pilot.press("enter")
     if not check.may_place:
         await pilot.press("enter")
     elif check.allowed:
@@ -141,17 +147,24 @@ async def test_roll_dialog_shows_the_answer_while_typing(tmp_path: Path, lang: s
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, RollDialog)
-        await pilot.press("9", "1", "1", "2", "6", "6")  # 9 is no die; then 1 1 2, 6 6
+        await pilot.press("9")  # no die: refused with a message next to the dice
+        await pilot.pause()
+        assert dialog.common == []
+        said = str(dialog.query_one("#roll-message", Static).render())
+        assert "9" in said and ("1 to 6" in said if lang == "en" else "1 到 6" in said)
+        await pilot.press("1", "1", "2", "6", "6")
         await pilot.pause()
         assert dialog.common == [1, 1, 2] and dialog.rolled == [6, 6]
+        assert str(dialog.query_one("#roll-message", Static).render()) == ""
         shown = str(dialog.query_one("#roll-check", Static).render())
         # 12 is above the hiss-6 and hiss-7 start cards: no token may go there
         assert "12" in shown
         await pilot.press("backspace")
         await pilot.pause()
         assert dialog.rolled == [6]
-        await pilot.press("enter")
-        await pilot.pause()
+        await pilot.press("enter")  # the typed roll is committed now, before placing
+        await app.settle()
+        assert [e.payload["type"] for e in live.entries] == ["deal", "roll"]
         choices = str(dialog.query_one("#roll-choices", Static).render())
         assert "[1]" in choices
         await pilot.press("1")
@@ -180,7 +193,7 @@ async def test_a_bad_card_file_is_reported_and_nothing_is_dealt(tmp_path: Path) 
         screen = app.screen
         assert isinstance(screen, CatBoxScreen)
         assert not live.state.dealt and live.entries == []
-        assert "ours.toml" in text_of(screen, "#cb-banner")
+        assert "ours.toml" in text_of(screen, "#message-line")
         bad.write_text(bad.read_text("utf-8").replace('id = "a"', 'id = "a"\nname = "A"'), "utf-8")
         from companion.games.cat_box.prepare import default_card_text
 

@@ -1,9 +1,10 @@
 """九张牌：喵喵开箱 Cat Box on the board: the displayed cards with their tokens, the
 deck count, whose turn and their dice, and the scores in block figures.
 
-The cards are drawn by the host screen's own pure renderers
-(``companion.games.cat_box.render``), so both show a card the same way. The deck
-is face down: the board shows how many cards are left, never their order.
+The board renders the same view-model as the host screen (``view.table_view`` with
+``board=True``) through the same Rich renderers (``render``), so both show a card, a
+token, a status and the banner the same way. The deck is face down: the view-model
+carries how many cards are left, never which.
 """
 
 from __future__ import annotations
@@ -17,14 +18,17 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from companion.games.cat_box.render import (
+    banner_parts,
     card_panel,
     dice_text,
     notices_text,
+    player_label,
     status_text,
     token,
     won_text,
 )
 from companion.games.cat_box.rules import CatBoxState
+from companion.games.cat_box.view import TableView, table_view
 from companion.i18n import _
 from companion.session.follow import Snapshot
 from companion.widgets.board_parts import Row, Standings, competition_ranks
@@ -50,71 +54,63 @@ class CatBoxView(BoardView):
             self.query_one(f"#{widget_id}", Static).update(renderable)
         self._standings()
 
+    def view(self) -> TableView:
+        return table_view(self.box, board=True)
+
     def panels(self) -> dict[str, RenderableType]:
         """Every text panel's content, by widget id (rendered from the snapshot alone)."""
-        return {"cb-banner": self._banner(), "cb-display": self._display(), "cb-turn": self._turn()}
+        view = self.view()
+        return {
+            "cb-banner": self._banner(view),
+            "cb-display": self._display(view),
+            "cb-turn": self._turn(view),
+        }
 
-    def _banner(self) -> str:
-        state = self.box
+    def _banner(self, view: TableView) -> str:
         banner = self.outcome_text()
         if banner:
             return banner
-        if not state.dealt:
+        if not view.banner.dealt:
             return _("Waiting for the deal")
-        parts = [
-            _("Round {n}").format(n=state.round),
-            _("Deck: {n} cards").format(n=len(state.deck)),
-        ]
-        if state.last_round:
-            parts.append(_("Last round!"))
-        return "  ·  ".join(parts)
+        return "  ·  ".join(banner_parts(view.banner, turn=False))
 
-    def _display(self) -> RenderableType:
-        state = self.box
-        if not state.dealt or not state.display:
+    def _display(self, view: TableView) -> RenderableType:
+        if not view.cards:
             return Text("")
         grid = Table.grid(padding=(0, 1), expand=True)
-        for _shown in state.display:
+        for _card in view.cards:
             grid.add_column(ratio=1)
-        grid.add_row(
-            *(
-                Panel(card_panel(state, shown.card, self.lang, None), expand=True)
-                for shown in state.display
-            )
-        )
+        grid.add_row(*(Panel(card_panel(card, self.lang), expand=True) for card in view.cards))
         return grid
 
-    def _turn(self) -> RenderableType:
-        state = self.box
-        if not state.dealt:
+    def _turn(self, view: TableView) -> RenderableType:
+        if not view.banner.dealt:
             return Text("")
         lines: list[RenderableType] = []
-        if state.current is not None and state.ended is None:
+        current = next((row for row in view.players if row.marker == "turn"), None)
+        if current is not None:
             who = Text(_("Turn: "), style="bold")
-            who.append_text(token(state.players, state.current))
-            who.append(" " + state.name(state.current), style="bold")
+            who.append_text(token(current.token))
+            who.append(" " + current.name, style="bold")
             lines.append(who)
-            seat = state.seat(state.current)
-            lines.append(Text(_("held dice: {dice}").format(dice=dice_text(seat.held))))
-            if state.pending is not None:
+            lines.append(Text(_("held dice: {dice}").format(dice=dice_text(current.held))))
+            if view.roll is not None:
                 lines.append(
                     Text(
                         _("rolled: {dice}  common: {common}").format(
-                            dice=dice_text(state.pending.rolled),
-                            common=dice_text(state.pending.common),
+                            dice=dice_text(view.roll.rolled), common=dice_text(view.roll.common)
                         ),
                         style="bold yellow",
                     )
                 )
         table = Table(box=None, padding=(0, 1), show_header=False)
-        for player in state.players:
-            label = Text.assemble(token(state.players, player.id), " ", player.name)
+        for row in view.players:
             table.add_row(
-                label,
-                status_text(state, player.id),
-                Text(won_text(state, player.id, self.lang), style="dim"),
+                player_label(row),
+                status_text(row.status),
+                Text(won_text(row.won, self.lang), style="dim"),
             )
-        lines += [Text(""), table, Text(""), notices_text(state, self.lang)]
+        lines += [Text(""), table, Text(""), notices_text(self.box, self.lang)]
         return Group(*lines)
 
     def _standings(self) -> None:

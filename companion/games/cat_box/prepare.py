@@ -9,17 +9,33 @@ Design decisions:
   drawn with ``session.rng``, and the result goes *into* a ``deal`` action together
   with the whole parsed card set: the log, not the file, is the record, so a
   replay is exact even after the file is edited or lost.
-* Dice the companion rolls come from ``session.rng`` too and go into ``roll``.
+* Dice the companion rolls come from ``session.rng`` too and go into ``roll``:
+  ``roll_for`` runs on the writer thread (the screen calls
+  ``submit(lambda: roll_for(...))``), so the draw is on disk before anyone sees it —
+  no kill, no escape, no second dialog can give a free re-roll. The screen never calls
+  ``random`` itself.
+* ``check_options`` is what the new-session form asks before anything is written: a
+  card file that is missing or wrong is refused there, next to its field, instead of
+  starting a session with nothing dealt.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from companion.games.cat_box.rules import DEFAULT_CARDS, CardSet, Deal, parse_card_file
-from companion.rules.base import N_, DataFileError, Player
+from companion.games.cat_box.rules import (
+    DEFAULT_CARDS,
+    CardSet,
+    CatBoxState,
+    Deal,
+    Roll,
+    parse_card_file,
+)
+from companion.rules.base import N_, DataFileError, NotYourTurnError, Player, PlayerId, RuleError
 
 DEFAULT_SOURCE = "default"
 
@@ -77,3 +93,43 @@ def deal_for(players: tuple[Player, ...], options: dict[str, object], rng: rando
 def roll_dice(rng: random.Random, count: int) -> tuple[int, ...]:
     """``count`` fair dice."""
     return tuple(rng.randint(1, 6) for _ in range(count))
+
+
+COMMON_DICE = 3
+
+
+def roll_for(
+    state: CatBoxState,
+    player: PlayerId,
+    typed_common: Sequence[int],
+    typed_rolled: Sequence[int],
+    player_dice: int,
+    rng: random.Random,
+) -> Roll:
+    """The ``roll`` action: the dice the host typed, the missing ones rolled with ``rng``.
+
+    ``player_dice`` (1 or 2) is how many player dice the roll has in all; ``state`` is
+    read only to refuse a roll by anyone but the player whose turn it is (nothing is
+    drawn then).
+    """
+    if state.current != player or state.pending is not None:
+        raise NotYourTurnError(N_("It is not {name}'s roll now."), name=state.name(player))
+    common = (*typed_common, *roll_dice(rng, COMMON_DICE - len(typed_common)))
+    rolled = (*typed_rolled, *roll_dice(rng, max(0, player_dice - len(typed_rolled))))
+    return Roll(player, tuple(common), tuple(rolled))
+
+
+def check_options(options: Mapping[str, Any]) -> dict[str, RuleError]:
+    """Problems of the new-session form's options, by option name (empty: fine).
+
+    The card file is read and parsed here, so a missing or broken file is refused on
+    the form with the reason next to its field (not after the session has started).
+    """
+    card_file = options.get("card_file")
+    if not isinstance(card_file, str) or not card_file.strip():
+        return {}
+    try:
+        load_card_set(card_file)
+    except RuleError as error:
+        return {"card_file": error}
+    return {}

@@ -1,7 +1,8 @@
-"""喵喵开箱: the state as Rich text — cards, player rows, the roll check, notices.
+"""喵喵开箱: the view-model as Rich text — cards, player cells, the roll check, notices.
 
-Pure functions of the rules state (no widgets), so the screen and the roll dialog
-draw the same things the same way, and tests can read them.
+Functions of ``view.py``'s rows (and, for the roll check and the notices, of the rules
+state), no widgets: the host screen, the roll dialog and the board draw the same
+things the same way through them, and tests can read them.
 """
 
 from __future__ import annotations
@@ -10,43 +11,11 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from companion.games.cat_box.rules import BIG_TOKEN, CatBoxState, Notice, RollCheck
+from companion.games.cat_box.rules import CatBoxState, Notice, RollCheck
 from companion.games.cat_box.rules.conditions import ConditionError, Term, parse
+from companion.games.cat_box.rules.state import Status
+from companion.games.cat_box.view import Banner, CardView, PlayerRow, TokenView, WonCard
 from companion.i18n import N_, _
-from companion.rules.base import Player, PlayerId
-
-PALETTE = (
-    "#e5484d",
-    "#f5d90a",
-    "#46a758",
-    "#3e63dd",
-    "#8e4ec6",
-    "#f76b15",
-    "#e93d82",
-    "#f0f0f0",
-    "#1c1c1c",
-    "#8b8d98",
-    "#a18072",
-    "#00a2c7",
-)
-"""Token colours by seat when a player has no colour; also the named colours' shades."""
-NAMED = {
-    "red": 0,
-    "yellow": 1,
-    "green": 2,
-    "blue": 3,
-    "purple": 4,
-    "orange": 5,
-    "pink": 6,
-    "white": 7,
-    "black": 8,
-    "grey": 9,
-    "gray": 9,
-    "brown": 10,
-    "cyan": 11,
-}
-DARK_TEXT = {1, 7, 11}
-"""Palette entries light enough to need dark digits on them."""
 
 STATUS = {
     "active": N_("active"),
@@ -94,35 +63,22 @@ def _term_label(term: Term) -> str:
     )
 
 
-def colour_index(players: Sequence[Player], pid: PlayerId) -> int:
-    for seat, player in enumerate(players):
-        if player.id == pid:
-            if player.colour in NAMED:
-                return NAMED[player.colour]
-            return seat % len(PALETTE)
-    return 0
-
-
-def token(players: Sequence[Player], pid: PlayerId) -> Text:
+def token(view: TokenView) -> Text:
     """One token: the player's seat number on their colour."""
-    index = colour_index(players, pid)
-    seat = next((i for i, p in enumerate(players, start=1) if p.id == pid), 0)
-    ink = "black" if index in DARK_TEXT else "white"
-    return Text(str(seat), style=f"bold {ink} on {PALETTE[index]}")
+    return Text(str(view.seat), style=f"bold {view.ink} on {view.colour}")
 
 
-def player_label(players: Sequence[Player], pid: PlayerId) -> Text:
-    name = next((p.name for p in players if p.id == pid), pid)
-    return Text.assemble(token(players, pid), " ", name)
+def player_label(row: PlayerRow) -> Text:
+    return Text.assemble(token(row.token), " ", row.name)
 
 
 def dice_text(dice: Sequence[int]) -> str:
     return " ".join(str(d) for d in dice) if dice else "–"
 
 
-def pieces_text(owned: int) -> Text:
+def pieces_text(row: PlayerRow) -> Text:
     """Owned tokens as big (worth 5) and small pieces, and their total."""
-    big, small = divmod(owned, BIG_TOKEN)
+    big, small = row.pieces
     out = Text()
     if big:
         out.append("■" * big, style="bold")
@@ -130,71 +86,80 @@ def pieces_text(owned: int) -> Text:
     if small:
         out.append("▪" * small)
         out.append(" ")
-    out.append(f"= {owned}", style="dim")
+    out.append(f"= {row.owned}", style="dim")
     return out
 
 
-def card_panel(state: CatBoxState, card_id: str, lang: str, check: RollCheck | None) -> Text:
+MARKS = {"allowed": ("→", "bold green"), "met": ("✓", "green"), "": (" ", "")}
+
+
+def card_panel(card: CardView, lang: str) -> Text:
     """A displayed card: name, hiss value, score, envy pip, then one line per slot.
 
-    With a roll under way, a slot the dice meet is marked ✓ and a slot where the
-    token may go now is marked →; a card the total is above is marked hot.
+    With a roll under way (host view), a slot the dice meet is marked ✓ and a slot
+    where the token may go now is marked →; a card the total is above is marked hot.
     """
-    card = state.card(card_id)
-    shown = state.displayed(card_id)
     out = Text()
-    out.append(card.display_name(lang), style="bold")
+    out.append(card.name.text(lang), style="bold")
     out.append("\n")
-    hot = check is not None and card_id in check.too_hot
-    bust = check is not None and card_id in check.bust_cards
-    out.append(
-        _("hiss {n}").format(n=card.hiss), style="bold red" if bust or hot else "bold yellow"
-    )
+    out.append(_("hiss {n}").format(n=card.hiss), style="bold red" if card.heat else "bold yellow")
     out.append("  ")
     out.append(_("score {n}").format(n=card.score), style="bold green")
     out.append("  ")
-    out.append(_("envy {face}").format(face=DIE_FACES[card.envy.pip - 1]), style="magenta")
-    if bust:
+    out.append(_("envy {face}").format(face=DIE_FACES[card.envy_pip - 1]), style="magenta")
+    if card.heat == "bust":
         out.append("  " + _("BUST"), style="bold reverse red")
-    elif hot:
+    elif card.heat == "hot":
         out.append("  " + _("too hot"), style="red")
-    if shown is None:
-        return out
-    for number, (condition, holders) in enumerate(
-        zip(card.slots, shown.tokens, strict=True), start=1
-    ):
+    for slot in card.slots:
         out.append("\n")
-        mark = " "
-        style = ""
-        if check is not None and (card_id, number) in check.allowed:
-            mark, style = "→", "bold green"
-        elif check is not None and (card_id, number) in check.met:
-            mark, style = "✓", "green"
-        out.append(f"{mark}{number} ", style=style)
-        out.append(condition_label(condition), style=style or "")
-        if holders:
+        mark, style = MARKS[slot.mark]
+        out.append(f"{mark}{slot.number} ", style=style)
+        out.append(condition_label(slot.condition), style=style or "")
+        if slot.tokens:
             out.append(" ")
-            for pid in holders:
-                out.append_text(token(state.players, pid))
+            for view in slot.tokens:
+                out.append_text(token(view))
     return out
 
 
-def status_text(state: CatBoxState, pid: PlayerId) -> Text:
-    seat = state.seat(pid)
-    style = {"active": "green", "busted": "red", "opened": "cyan", "retired": "yellow"}
-    return Text(_(STATUS[seat.status]), style=style[seat.status])
+STATUS_STYLE = {"active": "green", "busted": "red", "opened": "cyan", "retired": "yellow"}
+MARKER = {"turn": "▶", "last-action": "⏳", "": ""}
 
 
-def won_text(state: CatBoxState, pid: PlayerId, lang: str) -> str:
-    won = state.seat(pid).won
-    return (
-        ", ".join(f"{state.card(c).display_name(lang)}({state.card(c).score})" for c in won) or "–"
-    )
+def status_text(status: Status) -> Text:
+    return Text(_(STATUS[status]), style=STATUS_STYLE[status])
 
 
-def check_lines(state: CatBoxState, check: RollCheck, lang: str, envy: bool = True) -> Text:
+def won_text(won: Sequence[WonCard], lang: str) -> str:
+    return ", ".join(f"{c.name.text(lang)}({c.score})" for c in won) or "–"
+
+
+def banner_parts(banner: Banner, *, turn: bool = True) -> list[str]:
+    """Round, whose turn, deck count, last round: the phase banner of screen and board
+    (the board shows the turn in its own panel: ``turn=False``)."""
+    parts = [_("Round {n}").format(n=banner.round), _("Deck: {n} cards").format(n=banner.deck)]
+    if turn and banner.turn is not None:
+        parts.insert(1, _("{name}'s turn").format(name=banner.turn))
+    if banner.last_round:
+        parts.append(_("LAST ROUND"))
+    return parts
+
+
+def set_label(banner: Banner, lang: str) -> str:
+    if banner.default_set or banner.set_name is None:
+        return _("default cards")
+    return banner.set_name.text(lang)
+
+
+def check_lines(
+    state: CatBoxState, check: RollCheck, lang: str, envy: bool = True, slots: bool = True
+) -> Text:
     """The answer to a roll at once: bust or not, slots met, where a token may go, and
-    (unless ``envy`` is false: one was used this turn) the envy effects triggered."""
+    (unless ``envy`` is false: one was used this turn) the envy effects triggered.
+
+    ``slots=False`` leaves out the two slot lines where they are shown otherwise (the
+    cards' → and ✓ marks on the screen, the choice keys in the roll dialog)."""
     name = state.name(check.player)
     held = state.seat(check.player).held
     out = Text()
@@ -234,18 +199,9 @@ def check_lines(state: CatBoxState, check: RollCheck, lang: str, envy: bool = Tr
         )
     else:
         out.append(_("No bust."), style="bold green")
-    out.append("\n")
-    if check.met:
-        met = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.met)
-        out.append(_("The dice meet: {slots}").format(slots=met))
-    else:
-        out.append(_("The dice meet no slot."), style="dim")
-    out.append("\n")
-    if check.allowed:
-        allowed = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.allowed)
-        out.append(_("A token may go on: {slots}").format(slots=allowed), style="green")
-    elif check.may_place:
-        out.append(_("No slot takes a token now."), style="dim")
+    if slots:
+        out.append("\n")
+        out.append_text(_slot_lines(state, check, lang))
     for card_id in check.envy_cards if envy else ():
         card = state.card(card_id)
         out.append("\n")
@@ -257,6 +213,22 @@ def check_lines(state: CatBoxState, check: RollCheck, lang: str, envy: bool = Tr
             ),
             style="magenta",
         )
+    return out
+
+
+def _slot_lines(state: CatBoxState, check: RollCheck, lang: str) -> Text:
+    out = Text()
+    if check.met:
+        met = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.met)
+        out.append(_("The dice meet: {slots}").format(slots=met))
+    else:
+        out.append(_("The dice meet no slot."), style="dim")
+    out.append("\n")
+    if check.allowed:
+        allowed = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.allowed)
+        out.append(_("A token may go on: {slots}").format(slots=allowed), style="green")
+    elif check.may_place:
+        out.append(_("No slot takes a token now."), style="dim")
     return out
 
 

@@ -1,9 +1,10 @@
 """九张牌：喵喵开箱 Nine Cards: Cat Box — push-your-luck dice, hiss checks, opening boxes.
 
-The rules page is ``docs/games/cat-box.md``. The package is split by reason to
-change: ``conditions`` (the tease-condition vocabulary), ``cards`` (card data and
-the TOML card-file format), ``actions``, ``state`` (with the roll check the screen
-shows) and ``game`` (``apply``). ``default_cards.toml`` is the shipped, made-up
+The rules page is ``docs/rules/cat-box.md`` (the companion's reading of it:
+``docs/games/cat-box.md``). The package is split by reason to change:
+``conditions`` (the tease-condition vocabulary), ``cards`` (card data and the TOML
+card-file format), ``actions``, ``state`` (with the roll check the screen shows) and
+``game`` (``apply``). ``default_cards.toml`` is the shipped, made-up
 default set; the session layer reads it (rules do no I/O).
 """
 
@@ -36,6 +37,7 @@ from companion.games.cat_box.rules.state import (
     PendingRoll,
     RollCheck,
     Seat,
+    Termination,
 )
 
 DEFAULT_CARDS = "default_cards.toml"
@@ -65,6 +67,7 @@ __all__ = [
     "RollCheck",
     "Seat",
     "SetDice",
+    "Termination",
     "UseEnvy",
     "check_card_set",
     "parse_card_file",

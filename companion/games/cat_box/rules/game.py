@@ -1,4 +1,4 @@
-"""The rules of 九张牌：喵喵开箱 as one pure ``apply`` (rules: docs/games/cat-box.md).
+"""The rules of 九张牌：喵喵开箱 as one pure ``apply`` (rules: docs/rules/cat-box.md).
 
 Decisions where the rules text is silent (each also in the docs):
 
@@ -50,6 +50,7 @@ from companion.games.cat_box.rules.state import (
     Notice,
     PendingRoll,
     Seat,
+    Termination,
 )
 from companion.rules.base import (
     N_,
@@ -156,6 +157,7 @@ class CatBox(Game[CatBoxState]):
             seats=tuple(Seat(p.id) for p in state.players),
             round=1,
             round_start=action.start,
+            first_player=action.start,
             current=action.start,
             notices=(Notice("round-started", action.start, number=1),),
         )
@@ -168,7 +170,7 @@ class CatBox(Game[CatBoxState]):
         scores = state.scores()
         names = ", ".join(state.name(pid) for pid in state.winners)
         best = max(scores[pid] for pid in state.winners)
-        if state.ended == "instant-win":
+        if state.ended is Termination.INSTANT_WIN:
             summary = (
                 N_("{names} reach {score} points and share the win.")
                 if len(state.winners) > 1
@@ -349,7 +351,7 @@ def _finish(state: CatBoxState) -> CatBoxState:
     winners = tuple(p.id for p in state.players if scores[p.id] == best)
     return replace(
         done,
-        ended="deck-empty",
+        ended=Termination.DECK_EMPTY,
         winners=winners,
         notices=(*state.notices, Notice("game-ended", others=winners)),
     )
@@ -366,7 +368,7 @@ def _check_instant_win(state: CatBoxState) -> CatBoxState:
     winners = tuple(p.id for p in state.players if reached.get(p.id) == best)
     return replace(
         state,
-        ended="instant-win",
+        ended=Termination.INSTANT_WIN,
         winners=winners,
         current=None,
         pending=None,

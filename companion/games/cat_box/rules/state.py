@@ -21,11 +21,22 @@ from typing import Literal
 from companion.games.cat_box.rules.cards import BoxCard, CardSet
 from companion.games.cat_box.rules.conditions import meets
 from companion.rules.base import Player, PlayerId
+from companion.rules.guide import Termination as BaseTermination
 
 INSTANT_WIN = 20
 DISPLAY_SIZE = 4
 BIG_TOKEN = 5
 """5 small tokens may be swapped for 1 big one (大方块)."""
+
+
+class Termination(BaseTermination):
+    """How a game of 喵喵开箱 ended (``CatBoxState.ended``, ``Outcome.termination``)."""
+
+    INSTANT_WIN = "instant-win"
+    """A player reached 20 points (立即获胜); checked after every action."""
+    DECK_EMPTY = "deck-empty"
+    """The deck ran out and the last round was played; the highest score wins."""
+
 
 Status = Literal["active", "busted", "opened", "retired"]
 """Active, or stopped for the round: busted (哈气), opened a box (开箱), retired (体退)."""
@@ -146,12 +157,14 @@ class CatBoxState:
     seats: tuple[Seat, ...] = ()
     round: int = 0
     round_start: PlayerId | None = None
+    first_player: PlayerId | None = None
+    """Who started round 1 (the ``deal``'s start player), for history and exports."""
     current: PlayerId | None = None
     pending: PendingRoll | None = None
     final_queue: tuple[PlayerId, ...] | None = None
     """After the deck ran out: players still to take their one last action, in order."""
-    ended: str | None = None
-    """``instant-win`` or ``deck-empty`` once the game is over."""
+    ended: Termination | None = None
+    """How the game ended, once it is over."""
     winners: tuple[PlayerId, ...] = ()
     notices: tuple[Notice, ...] = ()
     """What the last action did, for the screen's banners."""
