@@ -173,7 +173,7 @@ class OptionsColumn(VerticalScroll, can_focus=False):
 class OptionProblems(Exception):
     """The preparer refused options (by option name); shown next to their fields."""
 
-    def __init__(self, problems: Mapping[str, RuleError]) -> None:
+    def __init__(self, problems: Mapping[str, RuleError | str]) -> None:
         super().__init__(", ".join(problems))
         self.problems = problems
 
@@ -356,21 +356,23 @@ class NewSessionScreen(Screen[None]):
                     out[spec.name] = text
         return out
 
-    def preparer_check(self) -> Callable[[Mapping[str, Any]], Mapping[str, RuleError]] | None:
-        """The game's preparer's ``check_options`` (files it would read), if it has one."""
+    def preparer_check(
+        self,
+    ) -> Callable[[Mapping[str, Any]], Mapping[str, RuleError | str]] | None:
+        """The game's preparer's ``check_options`` (the files it would read: a card set,
+        act music), if it has one — the one machine-side check of the options."""
         prepare = self.info.prepare.load() if self.info.prepare is not None else None
-        check: Callable[[Mapping[str, Any]], Mapping[str, RuleError]] | None = getattr(
+        check: Callable[[Mapping[str, Any]], Mapping[str, RuleError | str]] | None = getattr(
             prepare, "check_options", None
         )
         return check
 
-    def show_option_problems(self, problems: Mapping[str, RuleError]) -> None:
+    def show_option_problems(self, problems: Mapping[str, RuleError | str]) -> None:
         """Each option's problem next to its field (an empty mapping clears them)."""
         for spec in self.game.options:
             problem = problems.get(spec.name)
-            self.query_one(f"#opt-error-{spec.name}", Label).update(
-                problem.render(_) if problem is not None else ""
-            )
+            text = problem.render(_) if isinstance(problem, RuleError) else problem or ""
+            self.query_one(f"#opt-error-{spec.name}", Label).update(text)
 
     def action_start(self) -> None:
         players = tuple(
@@ -387,8 +389,6 @@ class NewSessionScreen(Screen[None]):
         app = self.companion
         seats = list(self.seats)
 
-        screen_class = self.info.screen.load()
-
         self.show_option_problems({})
         check_files = self.preparer_check()
 
@@ -399,9 +399,6 @@ class NewSessionScreen(Screen[None]):
             problems = check_files(options) if check_files is not None else {}
             if problems:
                 raise OptionProblems(problems)
-            problem = screen_class.check_options(options)
-            if problem:
-                raise ValueError(problem)
             live = LiveSession.start(
                 app.store, self.info.id, players, options, clock=app.clock, rng=app.rng
             )

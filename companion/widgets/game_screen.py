@@ -82,13 +82,6 @@ class GameScreen(Screen[None]):
     ACTION_TYPES: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """Binding action name → the rules' action types it can make (enabled from the guide)."""
 
-    @staticmethod
-    def check_options(options: Mapping[str, Any]) -> str | None:
-        """What only this machine can check about a new session's options (a file
-        exists and can be read), before anything is written: the message, or None.
-        The new-session form calls it on the writer thread (override per game)."""
-        return None
-
     def __init__(self, session: LiveSession) -> None:
         super().__init__()
         self.session = session

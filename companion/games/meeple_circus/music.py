@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,22 +79,6 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
         note = _("Music unavailable ({problem}); plain countdown instead.").format(problem=exc)
         return countdown_music(FALLBACK_LENGTH_S, note)
     return Music(track.title, round(track.duration_s * NS_PER_S), track.path, track.id)
-
-
-def check_options(options: Mapping[str, Any]) -> str | None:
-    """The new-session form's check of the act music on this machine, or None if fine.
-
-    The rules cannot look at files; ``companion.audio.choice`` refuses a missing or
-    undecodable file, a countdown written another way and a cut longer than the song.
-    """
-    from companion.audio.choice import check_act_music
-    from companion.audio.errors import AudioFileError
-
-    try:
-        check_act_music([str(options.get(f"music_act{n}") or "") for n in (1, 2, 3)])
-    except AudioFileError as exc:
-        return str(exc)
-    return None
 
 
 def file_music(choice: Any) -> Music:

@@ -43,7 +43,6 @@ from companion.games.meeple_circus.music import (
     Music,
     SoundDesk,
     ask_music,
-    check_options,
     music_from_setting,
 )
 from companion.games.meeple_circus.rules.actions import (
@@ -81,7 +80,6 @@ class MeepleCircusScreen(GameScreen):
     """The host's view of a Meeple Circus game."""
 
     CSS_PATH = "screen.tcss"
-    check_options = staticmethod(check_options)
     # The keys that move a performance on (s, f) come first: the footer shows them
     # even at 100 columns; ? lists every key of the phase.
     BINDINGS: ClassVar[list[BindingType]] = [
