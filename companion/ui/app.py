@@ -50,6 +50,10 @@ class CompanionApp(App[str | None]):
         # before focus moved: typed keys landed in the wrong field (issue 13, item 3).
         Binding("tab", "focus_next", N_("Next field"), show=False, priority=True),
         Binding("shift+tab", "focus_previous", N_("Previous field"), show=False, priority=True),
+        # Enter in a text field submits it in key order, for the same reason: in a burst
+        # ("Ann" Enter "Bo" Enter) the field's own Enter binding ran after the next
+        # name's letters were in, and the names ran together.
+        Binding("enter", "submit_field", N_("Submit"), show=False, priority=True),
         # Declared here so that the footer's "palette" is translated (Textual adds an
         # English one otherwise).
         Binding(
@@ -88,6 +92,26 @@ class CompanionApp(App[str | None]):
         translate_bindings(self)
 
     # ------------------------------------------------------------------ services
+
+    async def action_submit_field(self) -> None:
+        """Submit the focused text field in key order; any other widget gets Enter as usual.
+
+        The submit is queued to the field itself, behind the letters already forwarded
+        to it and ahead of the ones typed after Enter."""
+        from textual.actions import SkipAction
+        from textual.widgets import Input
+
+        focused = self.focused
+        if not isinstance(focused, Input):
+            raise SkipAction()
+        field = focused
+
+        async def submit() -> None:
+            await field.action_submit()
+            if getattr(field, "clear_on_submit", False):
+                field.value = ""  # before the next letters, which are queued behind us
+
+        field.call_later(submit)
 
     # ------------------------------------------------------------------ Textual, translated
 

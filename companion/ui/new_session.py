@@ -165,6 +165,13 @@ class PlayerDialog(ModalScreen[Seat | None]):
         self.dismiss(None)
 
 
+class NameInput(Input):
+    """The new player's name: emptied the moment Enter submits it (by the app's Enter,
+    in key order), so a burst of names and Enters seats each name on its own."""
+
+    clear_on_submit = True
+
+
 class OptionsColumn(VerticalScroll, can_focus=False):
     """The options scroll with the mouse or with the fields inside; the column itself
     is no Tab stop (text typed into it vanished)."""
@@ -212,7 +219,7 @@ class NewSessionScreen(Screen[None]):
         with Horizontal(id="new-session"):
             with Vertical(id="roster-column"):
                 yield Label(_("New player (enter to seat)"), classes="section-title")
-                yield Input(id="new-name", placeholder=_("Name"))
+                yield NameInput(id="new-name", placeholder=_("Name"))
                 yield Label(_("Known players (enter to seat)"), classes="section-title")
                 yield OptionList(id="roster")
                 yield Label(_("No known players yet."), id="roster-empty", classes="hint")
@@ -325,7 +332,8 @@ class NewSessionScreen(Screen[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "new-name":
             self.add_seat(event.value)
-            event.input.value = ""
+            if not isinstance(event.input, NameInput):  # a NameInput clears itself in order
+                event.input.value = ""
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         for entry in self.companion.store.roster():

@@ -138,3 +138,24 @@ async def test_same_table_again_prefills_seats_and_options(tmp_path: Path) -> No
         await pilot.press("ctrl+s")
         await app.settle()
         assert len(app.store.sessions()) == 2
+
+
+async def test_a_burst_of_names_and_enters_seats_each_name(tmp_path: Path) -> None:
+    """tmux send-keys '大伟' Enter 'Ann' Enter in one call: every name its own seat.
+
+    The Input's own Enter binding ran only after the focused widget's queue handed the
+    key back, so in a burst the next name's letters were already in the field and the
+    names ran together ("大伟Ann小明Bo" as one player)."""
+    from textual import events
+
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _form(pilot, app)
+        for name in ("大伟", "Ann", "小明", "Bo"):
+            for ch in name:
+                app.post_message(events.Key(ch, ch))
+            app.post_message(events.Key("enter", "\r"))
+        for _ in range(10):
+            await pilot.pause()
+        assert [s.name for s in screen.seats] == ["大伟", "Ann", "小明", "Bo"]
+        assert screen.query_one("#new-name", Input).value == ""
