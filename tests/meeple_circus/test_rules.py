@@ -1,4 +1,4 @@
-"""Meeple Circus rules, case by case from the rules page (shared/rules/meeple-circus.md)."""
+"""Meeple Circus rules, case by case from the rules page (docs/rules/meeple-circus.md)."""
 
 from __future__ import annotations
 

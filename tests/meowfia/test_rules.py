@@ -1,4 +1,4 @@
-"""喵喵咪呀 rules, line by line from /work/shared/rules/meowfia.md."""
+"""喵喵咪呀 rules, line by line from docs/rules/meowfia.md."""
 
 from __future__ import annotations
 

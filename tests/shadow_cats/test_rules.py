@@ -1,4 +1,4 @@
-"""Shadow Cats rules, case by case from the rules page (shared/rules/shadow-cats.md)."""
+"""Shadow Cats rules, case by case from the rules page (docs/rules/shadow-cats.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """米宝马戏团 Meeple Circus rules: phases, performances, evaluation, tie-breaks, outcome.
 
-Rules it enforces: ``docs/games/meeple-circus.md`` (from ``shared/rules/meeple-circus.md``).
+Rules it enforces: ``docs/games/meeple-circus.md`` (from ``docs/rules/meeple-circus.md``).
 
 Design decisions (where the rules page is silent, the careful host's reading):
 
