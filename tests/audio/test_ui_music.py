@@ -162,7 +162,7 @@ async def test_the_m_dialog_takes_a_cut_song(tmp_path: Path, song: Path) -> None
 @pytest.mark.parametrize(
     ("music", "message"),
     [
-        ("倒计时:20", "Act 1 music: '倒计时:20' is neither a music file nor a countdown"),
+        ("倒计时:20", "'倒计时:20' is neither a music file nor a countdown"),
         ("{missing}", "does not exist"),
         ("{song} @ 5:00", "lasts only 0:40"),
     ],
@@ -182,9 +182,11 @@ async def test_the_new_session_form_refuses_music_that_would_fail_at_the_table(
             missing=tmp_path / "missing.mp3", song=song
         )
         form.action_start()
+        await app.settle()
         await pilot.pause()
         assert app.screen is form, "the session started with music that cannot play"
-        assert message in str(form.query_one("#setup-error", Label).render())
+        # The problem stands next to the act's own field.
+        assert message in str(form.query_one("#opt-error-music_act1", Label).render())
 
 
 async def test_the_device_probe_does_not_hold_up_the_screen(
