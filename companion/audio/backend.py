@@ -40,6 +40,7 @@ import errno
 import os
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -158,7 +159,7 @@ class SilentBackend:
         return False
 
 
-class _StreamBackend:
+class _StreamBackend(ABC):
     """What both players share: one stream at a time, stops on a thread, lost devices."""
 
     name = "stream"
@@ -180,8 +181,9 @@ class _StreamBackend:
     def reason(self) -> str:
         return self._reason.text()
 
+    @abstractmethod
     def _start(self, pcm: Pcm) -> Any:
-        raise NotImplementedError
+        """Start playing ``pcm``; return an object with ``stop()`` and ``is_playing()``."""
 
     def play(self, path: Path, cut_s: float | None = None) -> None:
         pcm = load_pcm(path, cut_s)
