@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -253,6 +254,27 @@ class CompanionApp(App[str | None]):
             if isinstance(action, str) and default_namespace.refuse(action):
                 return True
         return await super().run_action(action, default_namespace, namespaces)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Note on each arriving key the screen it was typed at (see ``_on_key``)."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            event._typed_at = self.screen  # type: ignore[attr-defined]
+        await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """A key nothing took, typed at a game screen that a dialog now covers, is meant
+        for that dialog: typed in a burst ("s 5 enter"), it had been handed to the game
+        screen's focused widget before the key before it opened the dialog. It is posted
+        again, behind the keys already waiting, and so reaches the dialog in order.
+
+        Any other key goes on to Textual's own handler (Textual runs the ``_on_key`` of
+        every class in the MRO; calling it here as well ran a key's binding twice)."""
+        from companion.widgets.game_screen import GameScreen
+
+        typed_at = getattr(event, "_typed_at", None)
+        if isinstance(typed_at, GameScreen) and typed_at is not self.screen:
+            event.prevent_default()
+            self.post_message(events.Key(event.key, event.character))
 
     async def _run_typed(self) -> None:
         from companion.widgets.game_screen import GameScreen
