@@ -23,6 +23,7 @@ Design decisions:
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from typing import Any, ClassVar, TypeVar, cast
@@ -40,7 +41,7 @@ from companion.i18n import N_, _
 from companion.rules.base import Action, Outcome, RuleError
 from companion.rules.guide import Guide, Say
 from companion.session.live import Change, LiveSession, StaleSessionError
-from companion.session.store import StoreError
+from companion.session.store import StoreError, db_problem
 from companion.widgets.host import HostApp
 from companion.widgets.log_panel import LogPanel
 from companion.widgets.translate import translate_bindings
@@ -54,17 +55,15 @@ Submittable = Action | Mapping[str, Any] | Callable[[], Action | Mapping[str, An
 
 
 def store_problem(error: BaseException) -> str:
-    """A host's sentence for a failed write (disk full, read-only, locked …)."""
+    """A host's sentence for a failed write (disk full, read-only, locked …), with the
+    cause named by the store's own classification (``db_problem``)."""
     if isinstance(error, StoreError):  # the store names the cause in the host's words
-        return _("Not saved: {reason}").format(reason=error.render(_))
-    text = str(error).lower()
-    if "full" in text:
-        return _("The disk is full; nothing was saved. Free some space and try again.")
-    if "readonly" in text or "read-only" in text:
-        return _("The database is read-only; nothing was saved.")
-    if "locked" in text or "busy" in text:
-        return _("The database is busy in another program; nothing was saved. Try again.")
-    return _("Could not save; nothing was changed: {error}").format(error=error)
+        reason = error.render(_)
+    elif isinstance(error, sqlite3.Error):
+        reason = _(db_problem(error))
+    else:
+        return _("Could not save; nothing was changed: {error}").format(error=error)
+    return _("Not saved: {reason}").format(reason=reason)
 
 
 class GameScreen(Screen[None]):
