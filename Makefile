@@ -15,6 +15,11 @@ PLAYER := $(if $(and $(wildcard $(ALSA_HEADER)),$(wildcard $(PYTHON_HEADER)),$(s
 comma  := ,
 EXTRAS := $(if $(filter simpleaudio,$(PLAYER)),simpleaudio)
 
+# The suite runs on one worker per core (pytest-xdist); tests steal work from each other so
+# the few long ones (kill after every key, 1,000 unplugs) do not end up queued on one worker.
+# PYTEST_WORKERS= (empty) runs it in one process.
+PYTEST_WORKERS ?= -n auto --dist worksteal
+
 .PHONY: run test lint audio-player clean sounds i18n i18n-missing
 
 # Says which player this machine gets; never fails.
@@ -69,7 +74,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/lint-imports
 
 test: lint $(if $(wildcard devices/tadaa-box/tests/package.json),devices/tadaa-box/tests/node_modules)
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 sounds: $(VENV)/.installed-dev
 	$(BIN)/python sounds/render.py
