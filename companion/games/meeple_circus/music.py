@@ -4,7 +4,9 @@ Design decisions:
 
 * ``Music`` is what the next performance plays: a track file, or a plain countdown
   (``path`` None). The act's session option decides it (``music_from_setting``); ``m``
-  changes it for one performance (``ask_music``). An unreadable file falls back to a
+  picks another for one performance (``ask_music``), recorded as a ``choose-music``
+  entry, so the state always says what plays next and a resumed game plays the same.
+  ``MusicShelf`` reads each setting's file once. An unreadable file falls back to a
   2-minute countdown with the reason on screen.
 * ``SoundDesk`` runs every audio call on one worker thread, one after the other: a
   cue can never start after (and so cut off) music the host started later, and the
@@ -65,9 +67,13 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
     """
     from companion.audio.choice import parse_music_choice
     from companion.audio.errors import AudioFileError
+    from companion.audio.tracks import track as builtin
     from companion.audio.tracks import tracks_for_act
 
     try:
+        if setting.strip().startswith("track:"):
+            chosen = builtin(setting.strip().removeprefix("track:"))
+            return Music(chosen.title, round(chosen.duration_s * NS_PER_S), chosen.path, chosen.id)
         choice = parse_music_choice(setting)
         if choice.kind == "file":
             return file_music(choice)
@@ -75,7 +81,7 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
             return countdown_music(round(choice.length_s))
         tracks = tracks_for_act(act)
         track = tracks[performance % len(tracks)]
-    except (AudioFileError, OSError, ValueError, IndexError) as exc:
+    except (AudioFileError, OSError, ValueError, IndexError, KeyError) as exc:
         note = _("Music unavailable ({problem}); plain countdown instead.").format(problem=exc)
         return countdown_music(FALLBACK_LENGTH_S, note)
     return Music(track.title, round(track.duration_s * NS_PER_S), track.path, track.id)
@@ -90,11 +96,35 @@ def file_music(choice: Any) -> Music:
     )
 
 
-async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
-    """The ``m`` dialogs: a built-in track of the act, another music file, or a countdown."""
+class MusicShelf:
+    """The ``Music`` of each (setting, act, performance), read once: a file's header is
+    read the first time it is asked for, not on every tick."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[str, int, int], Music] = {}
+
+    def next_for(self, state: CircusState) -> Music:
+        """What times the performance that plays next (the host's pick or the act's option)."""
+        key = (state.music_setting(), state.act_number, state.music_slot())
+        music = self._known.get(key)
+        if music is None:
+            music = self._known[key] = music_from_setting(*key)
+        return music
+
+    def titles(self) -> dict[str, str]:
+        """Track id → title of every music read so far (what a started attempt shows)."""
+        return {m.track_id: m.title for m in self._known.values()}
+
+
+async def ask_music(ask: Callable[[Any], Any], act: int) -> str | None:
+    """The ``m`` dialogs: a built-in track of the act, another music file, or a countdown.
+
+    Returns the pick as ``choose-music`` records it (``track:ID``, the file as typed,
+    ``countdown:SECONDS``), or None if the host cancelled.
+    """
     from companion.audio.choice import parse_music_choice, parse_music_file
     from companion.audio.errors import AudioFileError
-    from companion.audio.tracks import track, tracks_for_act
+    from companion.audio.tracks import tracks_for_act
 
     choices: list[tuple[str, str]] = []
     with contextlib.suppress(OSError, ValueError):
@@ -107,8 +137,7 @@ async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
     if choice is None:
         return None
     if choice.startswith("track:"):
-        t = track(choice.removeprefix("track:"))
-        return Music(t.title, round(t.duration_s * NS_PER_S), t.path, t.id)
+        return str(choice)
 
     def check(parse: Callable[[str], Any], text: str) -> str | None:
         try:
@@ -125,7 +154,7 @@ async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
                 placeholder="~/music/circus.mp3 @ 2:00",
             )
         )
-        return file_music(parse_music_file(text)) if text else None
+        return str(text).strip() if text else None
     seconds = await ask(
         PromptDialog(
             _("Countdown length in seconds"),
@@ -133,7 +162,7 @@ async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
             check=lambda text: check(parse_music_choice, f"countdown:{text.strip()}"),
         )
     )
-    return countdown_music(int(seconds.strip())) if seconds else None
+    return f"countdown:{int(seconds.strip())}" if seconds else None
 
 
 class SoundDesk:

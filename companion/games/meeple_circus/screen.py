@@ -17,6 +17,8 @@ Design decisions:
   40 ms are therefore shown as too close to call, for the host to settle.
 * Sound (``music.SoundDesk``): the 10-second warning, the Tadaa chime and the tie
   alert sound only when no music plays; the end cue when the music ends or stops.
+* What plays next is the state's (``music_setting``: the act's option, or the host's
+  ``m`` pick, logged as ``choose-music``); ``music.MusicShelf`` reads it once.
 * Button-box presses arrive through ``receive_press`` (the Tadaa panel calls it on
   the UI thread) and take the same path as keyboard presses.
 * The act's evaluation is reviewed before its last save closes it (``evaluation.py``);
@@ -39,12 +41,7 @@ from textual.widgets import Static
 
 from companion.games.meeple_circus import decisions, evaluation, prepare, view
 from companion.games.meeple_circus import panels as views
-from companion.games.meeple_circus.music import (
-    Music,
-    SoundDesk,
-    ask_music,
-    music_from_setting,
-)
+from companion.games.meeple_circus.music import Music, MusicShelf, SoundDesk, ask_music
 from companion.games.meeple_circus.rules.actions import (
     ChooseFirstPlayer,
     EndAct,
@@ -117,11 +114,12 @@ class MeepleCircusScreen(GameScreen):
         "correct": ("correct-score",),
         "host_pick": ("host-pick",),
         "next_act": ("end-act",),
+        "music": ("choose-music",),
     }
 
     def __init__(self, session: LiveSession) -> None:
         super().__init__(session)
-        self._music_cache: dict[tuple[int, int], Music] = {}
+        self.shelf = MusicShelf()
         self.sound = SoundDesk(lambda: self.companion.audio)
         self._end_inflight = False
         self._warned: tuple[int, int, int] | None = None
@@ -186,8 +184,6 @@ class MeepleCircusScreen(GameScreen):
             index = parameters[0] if parameters else 0
             if not isinstance(index, int) or index >= len(self.circus.players):
                 return False
-        if action == "music":
-            return self.circus.phase in ("preparation", "performance")
         # Hidden, not dimmed: at 80x24 and 100x30 the footer then holds the keys that
         # work now (1-5, s or f…). A hidden key pressed still says why (the app asks
         # the guide before Textual's check), and ? lists every key with its reason.
@@ -237,26 +233,14 @@ class MeepleCircusScreen(GameScreen):
         return views.final_view(state, self.session.outcome)
 
     def current_music(self) -> Music:
-        state = self.circus
-        key = self._music_key()
-        music = self._music_cache.get(key)
-        if music is None:
-            music = music_from_setting(state.music[key[0] - 1], key[0], key[1])
-            self._music_cache[key] = music
-        return music
-
-    def _music_key(self) -> tuple[int, int]:
-        state = self.circus
-        act = state.act_number
-        index = max(0, len(state.act.performances) - 1) if state.act else 0
-        return (act, index if act == 3 else 0)
+        """What times the performance that plays next (see ``MusicShelf``)."""
+        return self.shelf.next_for(self.circus)
 
     def _render_performance(self, state: CircusState) -> None:
         self.query_one("#mc-order", Static).update(views.performance_order(state))
         perf = state.performance
         attempt = perf.current if perf is not None else None
-        titles = {m.track_id: m.title for m in self._music_cache.values()}
-        line = views.track_line(self.current_music(), attempt, titles, self.audio)
+        line = views.track_line(self.current_music(), attempt, self.shelf.titles(), self.audio)
         self.query_one("#mc-track", Static).update(line)
         self.query_one("#mc-tadaa", Static).update(
             views.tadaa_table(state, state.act_number in SPEED_TOKEN_ACTS)
@@ -431,12 +415,12 @@ class MeepleCircusScreen(GameScreen):
 
     @work(exclusive=True, group="mc-dialog")
     async def action_music(self) -> None:
-        """Pick what times the next performance: a built-in track, a WAV file, a countdown."""
-        key = self._music_key()
-        music = await ask_music(self.ask, key[0])
+        """Pick what times the next performance: a built-in track, a music file, a countdown.
+
+        The pick is checked on the writer thread and logged (``choose-music``)."""
+        music = await ask_music(self.ask, self.circus.act_number)
         if music is not None:
-            self._music_cache[key] = music
-            self.refresh_view()
+            self.submit(lambda: prepare.music_choice(music))
 
     # ------------------------------------------------------------------ evaluation and end
 
