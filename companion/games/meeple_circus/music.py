@@ -11,7 +11,10 @@ Design decisions:
 * ``SoundDesk`` runs every audio call on one worker thread, one after the other: a
   cue can never start after (and so cut off) music the host started later, and the
   UI thread never waits for a device. One sound at a time: while music plays, the
-  music is the cue, so cues are skipped then.
+  music is the cue, so cues are skipped then. It also keeps which attempt our music
+  plays for (``start``, ``started``), stops it when that attempt no longer runs
+  (``reconcile``: an undo, an abort) and sounds the 10-second warning once per
+  attempt (``warn``), so the screen keeps only keys and time.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.games.meeple_circus import view
 from companion.games.meeple_circus.rules.state import CircusState
 from companion.games.meeple_circus.units import NS_PER_S
 from companion.i18n import _
@@ -176,6 +180,7 @@ class SoundDesk:
         self.starting = False
         """A start is on its way (the music may be opening on the audio thread)."""
         self._tie_alerted: tuple[str, ...] = ()
+        self._warned: tuple[int, int, int] | None = None
 
     @property
     def quiet(self) -> bool:
@@ -184,6 +189,37 @@ class SoundDesk:
 
     def do(self, job: Callable[[], None]) -> Future[None]:
         return self._jobs.submit(job)
+
+    def start(
+        self,
+        music: Music,
+        clock_ns: Callable[[], int],
+        started: Callable[[int, str | None], None],
+        call_from_thread: Callable[..., Any],
+    ) -> None:
+        """Start ``music`` (a plain countdown: the start cue), then ``started(ns, error)``
+        on the UI thread with the time playback started and why it failed, if it did."""
+        if music.path is None:
+            self.cue("start")
+            self.starting = True
+            started(clock_ns(), None)
+            return
+        self.starting = True
+        path, audio = music.path, self._audio()
+
+        def play() -> None:
+            error: str | None = None
+            try:
+                if music.cut_s is None:
+                    audio.play(path)
+                else:
+                    audio.play(path, cut_s=music.cut_s)
+            except Exception as exc:  # a bad file: the countdown still runs
+                error = str(exc)
+            # The music's time starts when play() returns (playback has started).
+            call_from_thread(started, clock_ns(), error)
+
+        self.do(play)
 
     def cue(self, name: str) -> None:
         """Play a short cue if no music plays; a missing cue file is skipped."""
@@ -201,11 +237,39 @@ class SoundDesk:
 
         self.do(job)
 
+    def started(
+        self, music: Music, error: str | None, committed: bool, attempt: tuple[int, int, int] | None
+    ) -> None:
+        """The writer answered the start of ``music``: it now plays for ``attempt``, or,
+        when the start was refused, it is stopped again (a countdown has nothing to stop)."""
+        self.starting = False
+        if music.path is None or error:
+            return
+        if committed:
+            self.playing_for = attempt
+        else:
+            self.do(self._audio().stop)
+
     def stop(self) -> None:
         """Stop our music, if it plays."""
         if self.playing_for is not None:
             self.playing_for = None
             self.do(self._audio().stop)
+
+    def reconcile(self, state: CircusState) -> None:
+        """Stop our music when the attempt it plays for is no longer running (undo too)."""
+        if self.playing_for is None or self.starting:
+            return
+        perf = state.performance
+        running = perf is not None and perf.current is not None and perf.current.running
+        if not running or view.attempt_key(state) != self.playing_for:
+            self.stop()
+
+    def warn(self, attempt: tuple[int, int, int] | None) -> None:
+        """The 10-second warning cue: once per attempt, and only when no music plays."""
+        if self._warned != attempt and self.quiet:
+            self._warned = attempt
+            self.cue("warning")
 
     def after(self, change: Change) -> None:
         """The cues a committed entry calls for (end, Tadaa!, tie), and stopping music."""

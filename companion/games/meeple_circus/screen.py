@@ -28,11 +28,10 @@ Design decisions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future
 from typing import Any, ClassVar, cast
 
-from rich.console import RenderableType
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -122,7 +121,6 @@ class MeepleCircusScreen(GameScreen):
         self.shelf = MusicShelf()
         self.sound = SoundDesk(lambda: self.companion.audio)
         self._end_inflight = False
-        self._warned: tuple[int, int, int] | None = None
         self._ready = False
 
     # ------------------------------------------------------------------ layout
@@ -216,21 +214,11 @@ class MeepleCircusScreen(GameScreen):
         if state.phase == "performance":
             self._render_performance(state)
         else:
-            self.query_one(f"#{PANES[state.phase]}", Static).update(self._pane(state))
+            pane = views.phase_pane(state, self.session.outcome)
+            self.query_one(f"#{PANES[state.phase]}", Static).update(pane)
         self.query_one("#mc-hint", Static).update(views.hint(state))
-        self._reconcile_audio()
+        self.sound.reconcile(state)
         self.tick()
-
-    def _pane(self, state: CircusState) -> RenderableType:
-        if state.phase == "first-player":
-            return views.first_view(state)
-        if state.phase == "preparation":
-            return views.prep_view(state)
-        if state.phase == "evaluation":
-            return views.evaluation_view(state)
-        if state.phase == "end":
-            return views.end_view(state)
-        return views.final_view(state, self.session.outcome)
 
     def current_music(self) -> Music:
         """What times the performance that plays next (see ``MusicShelf``)."""
@@ -253,11 +241,7 @@ class MeepleCircusScreen(GameScreen):
     # ------------------------------------------------------------------ clock and sound
 
     def attempt_key(self) -> tuple[int, int, int] | None:
-        state = self.circus
-        perf = state.performance
-        if perf is None or perf.current is None or state.act is None:
-            return None
-        return (state.act_number, len(state.act.performances) - 1, len(perf.attempts) - 1)
+        return view.attempt_key(self.circus)
 
     def tick(self) -> None:
         """Recompute the countdown from the clock; end the music when its time is up."""
@@ -273,38 +257,18 @@ class MeepleCircusScreen(GameScreen):
         attempt = perf.current
         if attempt is None or not attempt.running:
             return
-        key = self.attempt_key()
-        if countdown.warning and self._warned != key and self.sound.quiet:
-            self._warned = key
-            self.sound.cue("warning")
+        if countdown.warning:
+            self.sound.warn(self.attempt_key())
         if attempt.scheduled_end_ns - now <= 0 and not self._end_inflight:
             self._end_inflight = True
 
             def sent(_future: Future[Change]) -> None:
                 self._end_inflight = False
 
-            self._submit_then(EndPerformance(now), sent)
-
-    def _reconcile_audio(self) -> None:
-        """Stop our music when the attempt it plays for is no longer running (undo too)."""
-        if self.sound.playing_for is None or self.sound.starting:
-            return
-        perf = self.circus.performance
-        running = perf is not None and perf.current is not None and perf.current.running
-        if not running or self.attempt_key() != self.sound.playing_for:
-            self.sound.stop()
+            self.submit(EndPerformance(now), then=sent)
 
     def on_committed(self, change: Change) -> None:
         self.sound.after(change)
-
-    def _submit_then(self, action: Any, after: Callable[[Future[Change]], None]) -> None:
-        """``submit``, with ``after`` run on the UI thread once the writer answered."""
-
-        def done(future: Future[Change]) -> None:
-            after(future)
-            self._committed(future)
-
-        self.companion.write(lambda: self.session.act(action), done)
 
     def action_map_buttons(self) -> None:
         self.query_one(TadaaPanel).open_mapping()
@@ -352,27 +316,11 @@ class MeepleCircusScreen(GameScreen):
         if self.sound.starting:
             return
         music = self.current_music()
-        if music.path is None:
-            self.sound.cue("start")
-            self.sound.starting = True
-            self._submit_start(self.clock_ns(), music)
-            return
-        self.sound.starting = True
-        path, audio, app = music.path, self.audio, self.app
 
-        def play() -> None:
-            error: str | None = None
-            try:
-                if music.cut_s is None:
-                    audio.play(path)
-                else:
-                    audio.play(path, cut_s=music.cut_s)
-            except Exception as exc:  # a bad file: the countdown still runs
-                error = str(exc)
-            # The music's time starts when play() returns (playback has started).
-            app.call_from_thread(self._submit_start, self.clock_ns(), music, error)
+        def started(started_ns: int, error: str | None) -> None:
+            self._submit_start(started_ns, music, error)
 
-        self.sound.do(play)
+        self.sound.start(music, self.clock_ns, started, self.app.call_from_thread)
 
     def _submit_start(self, started_ns: int, music: Music, error: str | None = None) -> None:
         if error:
@@ -381,15 +329,9 @@ class MeepleCircusScreen(GameScreen):
             )
 
         def after(future: Future[Change]) -> None:
-            self.sound.starting = False
-            if music.path is None or error:
-                return
-            if future.exception() is None:
-                self.sound.playing_for = self.attempt_key()
-            else:
-                self.sound.do(self.audio.stop)
+            self.sound.started(music, error, future.exception() is None, self.attempt_key())
 
-        self._submit_then(StartPerformance(started_ns, music.length_ns, music.track_id), after)
+        self.submit(StartPerformance(started_ns, music.length_ns, music.track_id), then=after)
 
     def action_stop_early(self) -> None:
         self.submit(EndPerformance(self.clock_ns()))
