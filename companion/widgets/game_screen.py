@@ -198,18 +198,26 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------------------ writing
 
-    def submit(self, action: Submittable) -> None:
+    def submit(
+        self, action: Submittable, then: Callable[[Future[Change]], None] | None = None
+    ) -> None:
         """Commit ``action`` (on the writer thread), then re-render.
 
         A callable is called on the writer thread to make the action (a roll, a deal):
         the draw and its commit happen together, before the screen shows anything.
+        ``then`` runs on the UI thread with the writer's answer, before the re-render.
         """
 
         def commit() -> Change:
             made = action() if callable(action) else action
             return self.session.act(made)
 
-        self.companion.write(commit, self._committed)
+        def done(future: Future[Change]) -> None:
+            if then is not None:
+                then(future)
+            self._committed(future)
+
+        self.companion.write(commit, done)
 
     async def ask(self, dialog: Screen[T]) -> T:
         """Show ``dialog`` and wait for its answer (call from a ``@work`` method)."""

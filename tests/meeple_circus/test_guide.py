@@ -18,6 +18,7 @@ from companion.games.meeple_circus.rules import GAME, Termination
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
+    ChooseMusic,
     CorrectScore,
     EndAct,
     EndPerformance,
@@ -54,6 +55,7 @@ def candidates(state: CircusState, now: int, draw: st.DataObject) -> list[Action
         ChooseFirstPlayer(pid),
         HostPick(draw.draw(st.sampled_from(pending))),
         Prepare(state.next_to_prepare() or pid),
+        ChooseMusic(draw.draw(st.sampled_from(["countdown:45", "track:grand-finale", ""]))),
         StartPerformance(now, TRACK, "t"),
         key(pid, draw.draw(st.sampled_from([now, now - 1, end, end + 1])), 0),
         EndPerformance(draw.draw(st.sampled_from([now, max(now, end)]))),

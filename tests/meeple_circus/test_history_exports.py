@@ -7,13 +7,17 @@ termination is ``Termination.GRAND_SHOW_ENDED`` ("grand-show-ended", the stored 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from mc_helpers import SECOND, TRACK, key
 
+from companion.cli import main
 from companion.games.meeple_circus.guide import GUIDE
 from companion.games.meeple_circus.rules import Termination
 from companion.games.meeple_circus.rules.actions import (
     ChooseFirstPlayer,
+    ChooseMusic,
     EndAct,
     EndPerformance,
     FinishPerformance,
@@ -35,8 +39,11 @@ PLAYERS = (
 )
 
 
-def play(store: Store, *, change_first_player: bool = False) -> LiveSession:
-    """A whole game; Bo starts act 1 (after the host first keyed Ann, if asked)."""
+def play(store: Store, *, change_first_player: bool = False, music: bool = False) -> LiveSession:
+    """A whole game; Bo starts act 1 (after the host first keyed Ann, if asked).
+
+    ``music``: the host picks the music with ``m`` in every preparation and for every
+    act-3 performer (``choose-music`` entries)."""
     live = LiveSession.start(store, "meeple-circus", PLAYERS, {})
     if change_first_player:
         live.act(ChooseFirstPlayer("p1"))
@@ -46,9 +53,13 @@ def play(store: Store, *, change_first_player: bool = False) -> LiveSession:
     while live.outcome is None:
         state = live.state
         if state.phase == "preparation":
+            if music and not state.act.prepared:
+                live.act(ChooseMusic(f"countdown:{30 + state.act_number}"))
             live.act(Prepare(state.next_to_prepare()))
         elif state.phase == "performance":
             performer = state.performer or "p1"
+            if music and state.performer is not None:
+                live.act(ChooseMusic("track:grand-finale"))
             live.act(StartPerformance(t, TRACK, "t"))
             live.act(key(performer, t + SECOND))
             if state.performer is None:
@@ -90,3 +101,21 @@ def test_an_undone_first_choice_is_not_the_start_player() -> None:
         assert GUIDE.start_player(live.state) == "p2"
         (result,) = session_results(store, [live.id])
         assert [p.name for p in result.players if p.start_player] == ["Bo"]
+
+
+@pytest.mark.parametrize("music", [False, True])
+def test_an_export_with_or_without_music_picks_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], music: bool
+) -> None:
+    """``companion replay`` of a game with ``choose-music`` entries, and of one from
+    before them (no pick: the session format did not change, it only gained a type)."""
+    with Store.memory() as store:
+        live = play(store, music=music)
+        path = tmp_path / "mc.json"
+        path.write_text(ex.export_text(store, [live.id], "json"), encoding="utf-8")
+        row = store.session(live.id)
+        picks = [e for e in store.entries(live.id) if e.payload.get("type") == "choose-music"]
+    assert len(picks) == (5 if music else 0)  # three preparations, two act-3 performers
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == row.outcome

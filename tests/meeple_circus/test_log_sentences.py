@@ -6,14 +6,25 @@ from pathlib import Path
 
 import pytest
 from mc_ui_helpers import FakeAudio, Table
+from textual.widgets import Input
 
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
 from companion.widgets.log_panel import LogPanel
 
 EXPECTED = {
-    "en": ("Ann starts act 1.", "Ann took a component tile and a program card.", "Bo: Tadaa! at"),
-    "zh": ("Ann 开始第一幕。", "Ann 已拿取配件板块和节目卡。", "Bo：在"),
+    "en": (
+        "Ann starts act 1.",
+        "Ann took a component tile and a program card.",
+        "The host picks the music for act 1: a plain countdown of 0:45.",
+        "Bo: Tadaa! at",
+    ),
+    "zh": (
+        "Ann 开始第一幕。",
+        "Ann 已拿取配件板块和节目卡。",
+        "主持人为第 1 幕选择音乐：普通倒计时 0:45。",
+        "Bo：在",
+    ),
 }
 
 
@@ -26,7 +37,9 @@ async def test_the_log_reads_as_sentences(tmp_path: Path, sounds: Path, lang: st
         app.start_session("meeple-circus", ["Ann", "Bo"], {"music_act1": "countdown:30"})
         await app.settle()
         t = Table(app, pilot, clock, app.audio)
-        await t.keys("1", "p", "p")
+        await t.keys("1", "p", "m", "down", "down", "enter")  # m: a plain countdown …
+        app.screen.query_one(Input).value = "45"  # … of 45 s
+        await t.keys("enter", "p")
         await t.start_music()
         await t.later(4)
         await t.keys("2")

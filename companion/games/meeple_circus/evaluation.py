@@ -71,10 +71,9 @@ async def commit(screen: MeepleCircusScreen, action: Action) -> bool:
     done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
     def after(future: Future[Change]) -> None:
-        screen._committed(future)
-        done.set_result(future.exception() is None)
+        done.set_result(future.exception() is None)  # read once the screen has re-rendered
 
-    screen.companion.write(lambda: screen.session.act(action), after)
+    screen.submit(action, then=after)
     return await done
 
 

@@ -21,6 +21,7 @@ from companion.games.meeple_circus.help_text import RULES_SUMMARY
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
+    ChooseMusic,
     CorrectScore,
     EndAct,
     EndPerformance,
@@ -36,7 +37,7 @@ from companion.games.meeple_circus.rules.actions import (
 )
 from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, CircusState
 from companion.games.meeple_circus.rules.timing import judge
-from companion.games.meeple_circus.units import format_elapsed, format_length
+from companion.games.meeple_circus.units import NS_PER_S, format_elapsed, format_length
 from companion.rules.base import N_, Action, PlayerId
 from companion.rules.guide import Guide, Say, say
 
@@ -96,9 +97,9 @@ class MeepleCircusGuide(Guide[CircusState]):
         if phase == "first-player":
             tags.add(ChooseFirstPlayer.type)
         elif phase == "preparation":
-            tags.add(Prepare.type)
+            tags |= {Prepare.type, ChooseMusic.type}
         elif phase == "performance":
-            tags |= self._performance_allowed(state)
+            tags |= self._performance_allowed(state) | {ChooseMusic.type}
         elif phase == "evaluation":
             tags.add(ScorePlayer.type)
             if state.act is not None and state.act.scores:
@@ -166,6 +167,10 @@ class MeepleCircusGuide(Guide[CircusState]):
             return say(N_("This performance has ended: finish it, or abort it to play it again."))
         if action_type == HostPick.type:
             return say(N_("There is no tie for the host to break now."))
+        if action_type == ChooseMusic.type:
+            return say(
+                N_("Music is chosen for a performance: in its act's preparation or performance.")
+            )
         if action_type == CorrectScore.type and state.phase in ("evaluation", "end"):
             return say(N_("No one is scored in this act yet."))
         return Say(N_("Not now. {prompt}"), {"prompt": self.prompt(state)})
@@ -246,6 +251,8 @@ class MeepleCircusGuide(Guide[CircusState]):
                 N_("{name} took a component tile and a program card."),
                 name=name(after, action.player),
             )
+        if isinstance(action, ChooseMusic):
+            return self._describe_music(action, after)
         if isinstance(action, StartPerformance):
             return self._describe_start(action, after)
         if isinstance(action, Press):
@@ -283,6 +290,20 @@ class MeepleCircusGuide(Guide[CircusState]):
                 name=name(after, act.first_player if act else None),
             )
         return say(N_("{type}"), type=action.type)
+
+    def _describe_music(self, action: ChooseMusic, after: CircusState) -> Say:
+        what = music_words(action.music)
+        order = after.performance_order()
+        slot = after.music_slot()
+        if slot < len(order):  # act 3: each performer has their own music
+            return say(
+                N_("The host picks the music for {name}'s show: {what}."),
+                name=name(after, order[slot]),
+                what=what,
+            )
+        return say(
+            N_("The host picks the music for act {act}: {what}."), act=after.act_number, what=what
+        )
 
     def _describe_start(self, action: StartPerformance, after: CircusState) -> Say:
         track = action.track or ""
@@ -371,6 +392,24 @@ class MeepleCircusGuide(Guide[CircusState]):
             act=act.number if act else 0,
             total=total,
         )
+
+
+def music_words(music: str) -> Say | str:
+    """A music pick as the log reads it: a track id, a file's name (with its cut), or
+    a plain countdown and its length.
+
+    >>> music_words("/music/circus song.mp3 @ 2:00"), music_words("track:grand-finale")
+    ('circus song.mp3 @ 2:00', 'grand-finale')
+    """
+    text = music.strip()
+    if text.startswith("track:"):
+        return text.removeprefix("track:")
+    seconds = text.removeprefix("countdown:").strip()
+    if text.startswith("countdown:") and seconds.isdigit():
+        return say(
+            N_("a plain countdown of {length}"), length=format_length(int(seconds) * NS_PER_S)
+        )
+    return text.replace("\\", "/").rsplit("/", 1)[-1] or text  # the file's name, no folders
 
 
 def names_of_undecided(state: CircusState, undecided: Sequence[str]) -> str:

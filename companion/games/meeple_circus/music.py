@@ -4,12 +4,17 @@ Design decisions:
 
 * ``Music`` is what the next performance plays: a track file, or a plain countdown
   (``path`` None). The act's session option decides it (``music_from_setting``); ``m``
-  changes it for one performance (``ask_music``). An unreadable file falls back to a
+  picks another for one performance (``ask_music``), recorded as a ``choose-music``
+  entry, so the state always says what plays next and a resumed game plays the same.
+  ``MusicShelf`` reads each setting's file once. An unreadable file falls back to a
   2-minute countdown with the reason on screen.
 * ``SoundDesk`` runs every audio call on one worker thread, one after the other: a
   cue can never start after (and so cut off) music the host started later, and the
   UI thread never waits for a device. One sound at a time: while music plays, the
-  music is the cue, so cues are skipped then.
+  music is the cue, so cues are skipped then. It also keeps which attempt our music
+  plays for (``start``, ``started``), stops it when that attempt no longer runs
+  (``reconcile``: an undo, an abort) and sounds the 10-second warning once per
+  attempt (``warn``), so the screen keeps only keys and time.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.games.meeple_circus import view
 from companion.games.meeple_circus.rules.state import CircusState
 from companion.games.meeple_circus.units import NS_PER_S
 from companion.i18n import _
@@ -65,9 +71,13 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
     """
     from companion.audio.choice import parse_music_choice
     from companion.audio.errors import AudioFileError
+    from companion.audio.tracks import track as builtin
     from companion.audio.tracks import tracks_for_act
 
     try:
+        if setting.strip().startswith("track:"):
+            chosen = builtin(setting.strip().removeprefix("track:"))
+            return Music(chosen.title, round(chosen.duration_s * NS_PER_S), chosen.path, chosen.id)
         choice = parse_music_choice(setting)
         if choice.kind == "file":
             return file_music(choice)
@@ -75,7 +85,7 @@ def music_from_setting(setting: str, act: int, performance: int = 0) -> Music:
             return countdown_music(round(choice.length_s))
         tracks = tracks_for_act(act)
         track = tracks[performance % len(tracks)]
-    except (AudioFileError, OSError, ValueError, IndexError) as exc:
+    except (AudioFileError, OSError, ValueError, IndexError, KeyError) as exc:
         note = _("Music unavailable ({problem}); plain countdown instead.").format(problem=exc)
         return countdown_music(FALLBACK_LENGTH_S, note)
     return Music(track.title, round(track.duration_s * NS_PER_S), track.path, track.id)
@@ -90,11 +100,35 @@ def file_music(choice: Any) -> Music:
     )
 
 
-async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
-    """The ``m`` dialogs: a built-in track of the act, another music file, or a countdown."""
+class MusicShelf:
+    """The ``Music`` of each (setting, act, performance), read once: a file's header is
+    read the first time it is asked for, not on every tick."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[str, int, int], Music] = {}
+
+    def next_for(self, state: CircusState) -> Music:
+        """What times the performance that plays next (the host's pick or the act's option)."""
+        key = (state.music_setting(), state.act_number, state.music_slot())
+        music = self._known.get(key)
+        if music is None:
+            music = self._known[key] = music_from_setting(*key)
+        return music
+
+    def titles(self) -> dict[str, str]:
+        """Track id → title of every music read so far (what a started attempt shows)."""
+        return {m.track_id: m.title for m in self._known.values()}
+
+
+async def ask_music(ask: Callable[[Any], Any], act: int) -> str | None:
+    """The ``m`` dialogs: a built-in track of the act, another music file, or a countdown.
+
+    Returns the pick as ``choose-music`` records it (``track:ID``, the file as typed,
+    ``countdown:SECONDS``), or None if the host cancelled.
+    """
     from companion.audio.choice import parse_music_choice, parse_music_file
     from companion.audio.errors import AudioFileError
-    from companion.audio.tracks import track, tracks_for_act
+    from companion.audio.tracks import tracks_for_act
 
     choices: list[tuple[str, str]] = []
     with contextlib.suppress(OSError, ValueError):
@@ -107,8 +141,7 @@ async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
     if choice is None:
         return None
     if choice.startswith("track:"):
-        t = track(choice.removeprefix("track:"))
-        return Music(t.title, round(t.duration_s * NS_PER_S), t.path, t.id)
+        return str(choice)
 
     def check(parse: Callable[[str], Any], text: str) -> str | None:
         try:
@@ -125,7 +158,7 @@ async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
                 placeholder="~/music/circus.mp3 @ 2:00",
             )
         )
-        return file_music(parse_music_file(text)) if text else None
+        return str(text).strip() if text else None
     seconds = await ask(
         PromptDialog(
             _("Countdown length in seconds"),
@@ -133,7 +166,7 @@ async def ask_music(ask: Callable[[Any], Any], act: int) -> Music | None:
             check=lambda text: check(parse_music_choice, f"countdown:{text.strip()}"),
         )
     )
-    return countdown_music(int(seconds.strip())) if seconds else None
+    return f"countdown:{int(seconds.strip())}" if seconds else None
 
 
 class SoundDesk:
@@ -147,6 +180,7 @@ class SoundDesk:
         self.starting = False
         """A start is on its way (the music may be opening on the audio thread)."""
         self._tie_alerted: tuple[str, ...] = ()
+        self._warned: tuple[int, int, int] | None = None
 
     @property
     def quiet(self) -> bool:
@@ -155,6 +189,37 @@ class SoundDesk:
 
     def do(self, job: Callable[[], None]) -> Future[None]:
         return self._jobs.submit(job)
+
+    def start(
+        self,
+        music: Music,
+        clock_ns: Callable[[], int],
+        started: Callable[[int, str | None], None],
+        call_from_thread: Callable[..., Any],
+    ) -> None:
+        """Start ``music`` (a plain countdown: the start cue), then ``started(ns, error)``
+        on the UI thread with the time playback started and why it failed, if it did."""
+        if music.path is None:
+            self.cue("start")
+            self.starting = True
+            started(clock_ns(), None)
+            return
+        self.starting = True
+        path, audio = music.path, self._audio()
+
+        def play() -> None:
+            error: str | None = None
+            try:
+                if music.cut_s is None:
+                    audio.play(path)
+                else:
+                    audio.play(path, cut_s=music.cut_s)
+            except Exception as exc:  # a bad file: the countdown still runs
+                error = str(exc)
+            # The music's time starts when play() returns (playback has started).
+            call_from_thread(started, clock_ns(), error)
+
+        self.do(play)
 
     def cue(self, name: str) -> None:
         """Play a short cue if no music plays; a missing cue file is skipped."""
@@ -172,11 +237,39 @@ class SoundDesk:
 
         self.do(job)
 
+    def started(
+        self, music: Music, error: str | None, committed: bool, attempt: tuple[int, int, int] | None
+    ) -> None:
+        """The writer answered the start of ``music``: it now plays for ``attempt``, or,
+        when the start was refused, it is stopped again (a countdown has nothing to stop)."""
+        self.starting = False
+        if music.path is None or error:
+            return
+        if committed:
+            self.playing_for = attempt
+        else:
+            self.do(self._audio().stop)
+
     def stop(self) -> None:
         """Stop our music, if it plays."""
         if self.playing_for is not None:
             self.playing_for = None
             self.do(self._audio().stop)
+
+    def reconcile(self, state: CircusState) -> None:
+        """Stop our music when the attempt it plays for is no longer running (undo too)."""
+        if self.playing_for is None or self.starting:
+            return
+        perf = state.performance
+        running = perf is not None and perf.current is not None and perf.current.running
+        if not running or view.attempt_key(state) != self.playing_for:
+            self.stop()
+
+    def warn(self, attempt: tuple[int, int, int] | None) -> None:
+        """The 10-second warning cue: once per attempt, and only when no music plays."""
+        if self._warned != attempt and self.quiet:
+            self._warned = attempt
+            self.cue("warning")
 
     def after(self, change: Change) -> None:
         """The cues a committed entry calls for (end, Tadaa!, tie), and stopping music."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.errors import StyleSyntaxError
 from rich.style import Style
 from rich.table import Table
@@ -250,6 +250,19 @@ def final_view(state: CircusState, outcome: Outcome | None) -> Group:
         )
     message = Text(outcome.render(_) if outcome else "", style="bold")
     return Group(table, Text(), message)
+
+
+def phase_pane(state: CircusState, outcome: Outcome | None) -> RenderableType:
+    """The pane of every phase but the performance (which has its own widgets)."""
+    if state.phase == "first-player":
+        return first_view(state)
+    if state.phase == "preparation":
+        return prep_view(state)
+    if state.phase == "evaluation":
+        return evaluation_view(state)
+    if state.phase == "end":
+        return end_view(state)
+    return final_view(state, outcome)
 
 
 def hint(state: CircusState) -> str:

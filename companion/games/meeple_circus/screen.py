@@ -17,6 +17,8 @@ Design decisions:
   40 ms are therefore shown as too close to call, for the host to settle.
 * Sound (``music.SoundDesk``): the 10-second warning, the Tadaa chime and the tie
   alert sound only when no music plays; the end cue when the music ends or stops.
+* What plays next is the state's (``music_setting``: the act's option, or the host's
+  ``m`` pick, logged as ``choose-music``); ``music.MusicShelf`` reads it once.
 * Button-box presses arrive through ``receive_press`` (the Tadaa panel calls it on
   the UI thread) and take the same path as keyboard presses.
 * The act's evaluation is reviewed before its last save closes it (``evaluation.py``);
@@ -26,11 +28,10 @@ Design decisions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future
 from typing import Any, ClassVar, cast
 
-from rich.console import RenderableType
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -39,12 +40,7 @@ from textual.widgets import Static
 
 from companion.games.meeple_circus import decisions, evaluation, prepare, view
 from companion.games.meeple_circus import panels as views
-from companion.games.meeple_circus.music import (
-    Music,
-    SoundDesk,
-    ask_music,
-    music_from_setting,
-)
+from companion.games.meeple_circus.music import Music, MusicShelf, SoundDesk, ask_music
 from companion.games.meeple_circus.rules.actions import (
     ChooseFirstPlayer,
     EndAct,
@@ -117,14 +113,14 @@ class MeepleCircusScreen(GameScreen):
         "correct": ("correct-score",),
         "host_pick": ("host-pick",),
         "next_act": ("end-act",),
+        "music": ("choose-music",),
     }
 
     def __init__(self, session: LiveSession) -> None:
         super().__init__(session)
-        self._music_cache: dict[tuple[int, int], Music] = {}
+        self.shelf = MusicShelf()
         self.sound = SoundDesk(lambda: self.companion.audio)
         self._end_inflight = False
-        self._warned: tuple[int, int, int] | None = None
         self._ready = False
 
     # ------------------------------------------------------------------ layout
@@ -186,8 +182,6 @@ class MeepleCircusScreen(GameScreen):
             index = parameters[0] if parameters else 0
             if not isinstance(index, int) or index >= len(self.circus.players):
                 return False
-        if action == "music":
-            return self.circus.phase in ("preparation", "performance")
         # Hidden, not dimmed: at 80x24 and 100x30 the footer then holds the keys that
         # work now (1-5, s or f…). A hidden key pressed still says why (the app asks
         # the guide before Textual's check), and ? lists every key with its reason.
@@ -220,43 +214,21 @@ class MeepleCircusScreen(GameScreen):
         if state.phase == "performance":
             self._render_performance(state)
         else:
-            self.query_one(f"#{PANES[state.phase]}", Static).update(self._pane(state))
+            pane = views.phase_pane(state, self.session.outcome)
+            self.query_one(f"#{PANES[state.phase]}", Static).update(pane)
         self.query_one("#mc-hint", Static).update(views.hint(state))
-        self._reconcile_audio()
+        self.sound.reconcile(state)
         self.tick()
 
-    def _pane(self, state: CircusState) -> RenderableType:
-        if state.phase == "first-player":
-            return views.first_view(state)
-        if state.phase == "preparation":
-            return views.prep_view(state)
-        if state.phase == "evaluation":
-            return views.evaluation_view(state)
-        if state.phase == "end":
-            return views.end_view(state)
-        return views.final_view(state, self.session.outcome)
-
     def current_music(self) -> Music:
-        state = self.circus
-        key = self._music_key()
-        music = self._music_cache.get(key)
-        if music is None:
-            music = music_from_setting(state.music[key[0] - 1], key[0], key[1])
-            self._music_cache[key] = music
-        return music
-
-    def _music_key(self) -> tuple[int, int]:
-        state = self.circus
-        act = state.act_number
-        index = max(0, len(state.act.performances) - 1) if state.act else 0
-        return (act, index if act == 3 else 0)
+        """What times the performance that plays next (see ``MusicShelf``)."""
+        return self.shelf.next_for(self.circus)
 
     def _render_performance(self, state: CircusState) -> None:
         self.query_one("#mc-order", Static).update(views.performance_order(state))
         perf = state.performance
         attempt = perf.current if perf is not None else None
-        titles = {m.track_id: m.title for m in self._music_cache.values()}
-        line = views.track_line(self.current_music(), attempt, titles, self.audio)
+        line = views.track_line(self.current_music(), attempt, self.shelf.titles(), self.audio)
         self.query_one("#mc-track", Static).update(line)
         self.query_one("#mc-tadaa", Static).update(
             views.tadaa_table(state, state.act_number in SPEED_TOKEN_ACTS)
@@ -269,11 +241,7 @@ class MeepleCircusScreen(GameScreen):
     # ------------------------------------------------------------------ clock and sound
 
     def attempt_key(self) -> tuple[int, int, int] | None:
-        state = self.circus
-        perf = state.performance
-        if perf is None or perf.current is None or state.act is None:
-            return None
-        return (state.act_number, len(state.act.performances) - 1, len(perf.attempts) - 1)
+        return view.attempt_key(self.circus)
 
     def tick(self) -> None:
         """Recompute the countdown from the clock; end the music when its time is up."""
@@ -289,38 +257,18 @@ class MeepleCircusScreen(GameScreen):
         attempt = perf.current
         if attempt is None or not attempt.running:
             return
-        key = self.attempt_key()
-        if countdown.warning and self._warned != key and self.sound.quiet:
-            self._warned = key
-            self.sound.cue("warning")
+        if countdown.warning:
+            self.sound.warn(self.attempt_key())
         if attempt.scheduled_end_ns - now <= 0 and not self._end_inflight:
             self._end_inflight = True
 
             def sent(_future: Future[Change]) -> None:
                 self._end_inflight = False
 
-            self._submit_then(EndPerformance(now), sent)
-
-    def _reconcile_audio(self) -> None:
-        """Stop our music when the attempt it plays for is no longer running (undo too)."""
-        if self.sound.playing_for is None or self.sound.starting:
-            return
-        perf = self.circus.performance
-        running = perf is not None and perf.current is not None and perf.current.running
-        if not running or self.attempt_key() != self.sound.playing_for:
-            self.sound.stop()
+            self.submit(EndPerformance(now), then=sent)
 
     def on_committed(self, change: Change) -> None:
         self.sound.after(change)
-
-    def _submit_then(self, action: Any, after: Callable[[Future[Change]], None]) -> None:
-        """``submit``, with ``after`` run on the UI thread once the writer answered."""
-
-        def done(future: Future[Change]) -> None:
-            after(future)
-            self._committed(future)
-
-        self.companion.write(lambda: self.session.act(action), done)
 
     def action_map_buttons(self) -> None:
         self.query_one(TadaaPanel).open_mapping()
@@ -368,27 +316,11 @@ class MeepleCircusScreen(GameScreen):
         if self.sound.starting:
             return
         music = self.current_music()
-        if music.path is None:
-            self.sound.cue("start")
-            self.sound.starting = True
-            self._submit_start(self.clock_ns(), music)
-            return
-        self.sound.starting = True
-        path, audio, app = music.path, self.audio, self.app
 
-        def play() -> None:
-            error: str | None = None
-            try:
-                if music.cut_s is None:
-                    audio.play(path)
-                else:
-                    audio.play(path, cut_s=music.cut_s)
-            except Exception as exc:  # a bad file: the countdown still runs
-                error = str(exc)
-            # The music's time starts when play() returns (playback has started).
-            app.call_from_thread(self._submit_start, self.clock_ns(), music, error)
+        def started(started_ns: int, error: str | None) -> None:
+            self._submit_start(started_ns, music, error)
 
-        self.sound.do(play)
+        self.sound.start(music, self.clock_ns, started, self.app.call_from_thread)
 
     def _submit_start(self, started_ns: int, music: Music, error: str | None = None) -> None:
         if error:
@@ -397,15 +329,9 @@ class MeepleCircusScreen(GameScreen):
             )
 
         def after(future: Future[Change]) -> None:
-            self.sound.starting = False
-            if music.path is None or error:
-                return
-            if future.exception() is None:
-                self.sound.playing_for = self.attempt_key()
-            else:
-                self.sound.do(self.audio.stop)
+            self.sound.started(music, error, future.exception() is None, self.attempt_key())
 
-        self._submit_then(StartPerformance(started_ns, music.length_ns, music.track_id), after)
+        self.submit(StartPerformance(started_ns, music.length_ns, music.track_id), then=after)
 
     def action_stop_early(self) -> None:
         self.submit(EndPerformance(self.clock_ns()))
@@ -431,12 +357,12 @@ class MeepleCircusScreen(GameScreen):
 
     @work(exclusive=True, group="mc-dialog")
     async def action_music(self) -> None:
-        """Pick what times the next performance: a built-in track, a WAV file, a countdown."""
-        key = self._music_key()
-        music = await ask_music(self.ask, key[0])
+        """Pick what times the next performance: a built-in track, a music file, a countdown.
+
+        The pick is checked on the writer thread and logged (``choose-music``)."""
+        music = await ask_music(self.ask, self.circus.act_number)
         if music is not None:
-            self._music_cache[key] = music
-            self.refresh_view()
+            self.submit(lambda: prepare.music_choice(music))
 
     # ------------------------------------------------------------------ evaluation and end
 

@@ -197,6 +197,18 @@ class ClockView:
     """An ``N_`` template."""
 
 
+def attempt_key(state: CircusState) -> tuple[int, int, int] | None:
+    """The open attempt as (act, performance index, attempt index); None if none is open.
+
+    What the music plays for: a key that changes (an undo, an abort, the next
+    performer) means the music playing is no longer this attempt's.
+    """
+    perf = state.performance
+    if perf is None or perf.current is None or state.act is None:
+        return None
+    return (state.act_number, len(state.act.performances) - 1, len(perf.attempts) - 1)
+
+
 def attempt_of(state: CircusState) -> Attempt | None:
     """The open performance's last attempt (an aborted one included)."""
     perf = state.performance

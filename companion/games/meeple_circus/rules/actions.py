@@ -67,6 +67,21 @@ class Prepare(Action):
 
 
 @dataclass(frozen=True)
+class ChooseMusic(Action):
+    """The host picks what times the performance that plays next (a music-note program
+    card): the open act's performance; in act 3, the current performer's.
+
+    ``music`` is written as an act's music option is (``countdown:SECONDS``, or a music
+    file with an optional ``@ M:SS`` cut), or ``track:ID`` for a built-in track. The
+    rules check its form; the session side checks that the file reads or the track
+    exists before recording it (``prepare.music_choice``).
+    """
+
+    type = "choose-music"
+    music: str
+
+
+@dataclass(frozen=True)
 class StartPerformance(Action):
     """Playback started at host-monotonic ``host_ns``; the music lasts ``length_ns``.
 

@@ -31,6 +31,7 @@ from typing import Any
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
+    ChooseMusic,
     CorrectScore,
     EndAct,
     EndPerformance,
@@ -114,6 +115,31 @@ def parse_music_setting(value: str) -> tuple[str, int | None]:
     return "file", None
 
 
+def check_music_choice(value: str) -> str:
+    """The kind of a ``choose-music`` pick: ``track``, ``countdown`` or ``file``.
+
+    Written as an act's option, or ``track:ID``; empty is refused (the pick names music).
+
+    >>> check_music_choice("track:grand-finale"), check_music_choice("countdown:90")
+    ('track', 'countdown')
+    """
+    text = value.strip()
+    if text.startswith("track:"):
+        track = text.removeprefix("track:")
+        if not track or any(ch.isspace() for ch in track):
+            raise BadActionError(
+                N_("A built-in track is written track:ID, not {value!r}."), value=text
+            )
+        return "track"
+    if not text:
+        raise BadActionError(N_("Choose a track, a music file or a countdown."))
+    try:
+        kind, _seconds = parse_music_setting(text)
+    except SetupError as exc:
+        raise BadActionError(exc.template, **exc.params) from None
+    return kind
+
+
 class MeepleCircus(Game[CircusState]):
     id = "meeple-circus"
     min_players = MIN_PLAYERS
@@ -156,6 +182,7 @@ class MeepleCircus(Game[CircusState]):
         ChooseFirstPlayer,
         HostPick,
         Prepare,
+        ChooseMusic,
         StartPerformance,
         Press,
         EndPerformance,
@@ -208,6 +235,8 @@ class MeepleCircus(Game[CircusState]):
             return self._host_pick(state, action)
         if isinstance(action, Prepare):
             return self._prepare(state, action)
+        if isinstance(action, ChooseMusic):
+            return self._choose_music(state, action)
         if isinstance(action, StartPerformance):
             return self._start(state, action)
         if isinstance(action, Press):
@@ -297,6 +326,17 @@ class MeepleCircus(Game[CircusState]):
         if perf is None:
             raise IllegalActionError(N_("There is no performance now."))
         return perf
+
+    def _choose_music(self, state: CircusState, action: ChooseMusic) -> CircusState:
+        if state.phase not in ("preparation", "performance"):
+            raise IllegalActionError(
+                N_("Music is chosen for a performance: in its act's preparation or performance.")
+            )
+        check_music_choice(action.music)
+        act = _current_act(state)
+        slot = state.music_slot()
+        picks = tuple(p for p in act.music_choices if p[0] != slot)
+        return _with_act(state, replace(act, music_choices=(*picks, (slot, action.music.strip()))))
 
     def _start(self, state: CircusState, action: StartPerformance) -> CircusState:
         perf = self._require_performance(state)

@@ -78,6 +78,12 @@ class ActState:
     scores: tuple[ActScore, ...] = ()
     next_first_player: PlayerId | None = None
     """Decided at the end of the act (fewest points → youngest → host pick)."""
+    music_choices: tuple[tuple[int, str], ...] = ()
+    """The host's ``choose-music`` picks: (performance index, music); the last one wins."""
+
+    def music_choice(self, index: int) -> str | None:
+        """What the host chose for performance ``index`` of this act, if anything."""
+        return dict(self.music_choices).get(index)
 
     def score_of(self, pid: PlayerId) -> ActScore | None:
         return next((s for s in self.scores if s.player == pid), None)
@@ -154,6 +160,19 @@ class CircusState:
         if self.phase != "performance" or act is None or not act.performances:
             return None
         return act.performances[-1]
+
+    def music_slot(self) -> int:
+        """The performance the next music times: its index in the act (act 3: the
+        current performer's; 0 before the performance phase opens it)."""
+        act = self.act
+        return max(0, len(act.performances) - 1) if act is not None else 0
+
+    def music_setting(self) -> str:
+        """What times the performance that plays next: the host's pick (``choose-music``),
+        else the act's music option."""
+        act = self.act
+        chosen = act.music_choice(self.music_slot()) if act is not None else None
+        return chosen if chosen is not None else self.music[self.act_number - 1]
 
     @property
     def performer(self) -> PlayerId | None:
