@@ -19,7 +19,7 @@ import dataclasses
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
@@ -189,15 +189,7 @@ class Outcome:
         """Competition ranking ("1224") by score; winners always rank 1."""
         if not self.scores:
             return {pid: 1 for pid in self.winners}
-        ordered = sorted(self.scores.items(), key=lambda kv: kv[1], reverse=self.highest_wins)
-        ranks: dict[PlayerId, int] = {}
-        previous: int | Fraction | None = None
-        rank = 0
-        for index, (pid, score) in enumerate(ordered, start=1):
-            if score != previous:
-                rank = index
-                previous = score
-            ranks[pid] = rank
+        ranks = competition_ranks(self.scores.items(), self.highest_wins)
         for pid in self.winners:
             ranks[pid] = 1
         return ranks
@@ -480,3 +472,21 @@ def action_types_of(*classes: type[A]) -> dict[str, type[A]]:
             raise TypeError(f"action tag missing or duplicated: {cls.__name__}")
         out[cls.type] = cls
     return out
+
+
+_K = TypeVar("_K")
+
+
+def competition_ranks(
+    scores: Iterable[tuple[_K, int | float | Fraction]], highest_wins: bool = True
+) -> dict[_K, int]:
+    """ "1224" ranks by score: equal scores share a rank and the next rank skips."""
+    ordered = sorted(scores, key=lambda kv: kv[1], reverse=highest_wins)
+    ranks: dict[_K, int] = {}
+    previous: int | float | Fraction | None = None
+    rank = 0
+    for index, (key, score) in enumerate(ordered, start=1):
+        if score != previous:
+            rank, previous = index, score
+        ranks[key] = rank
+    return ranks

@@ -13,10 +13,10 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from companion.i18n import _
-from companion.rules.base import Player
+from companion.rules.base import Player, competition_ranks
 from companion.session.follow import Snapshot
 from companion.session.store import Entry
-from companion.widgets.board_parts import Row, Standings, competition_ranks
+from companion.widgets.board_parts import Row, Standings
 from companion.widgets.board_view import BoardView
 
 

@@ -110,19 +110,3 @@ class Standings(Widget):
             score = BigText(row.score, scale, style="bold" if row.highlight else "")
             table.add_row(rank, name, *cells, score)
         return table
-
-
-def competition_ranks(
-    scores: Sequence[tuple[str, float]], highest_wins: bool = True
-) -> dict[str, int]:
-    """ "1224" ranks by score."""
-    ordered = sorted(scores, key=lambda kv: kv[1], reverse=highest_wins)
-    ranks: dict[str, int] = {}
-    previous: float | None = None
-    rank = 0
-    for index, (key, score) in enumerate(ordered, start=1):
-        if score != previous:
-            rank = index
-            previous = score
-        ranks[key] = rank
-    return ranks

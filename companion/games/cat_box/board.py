@@ -30,8 +30,9 @@ from companion.games.cat_box.render import (
 from companion.games.cat_box.rules import CatBoxState
 from companion.games.cat_box.view import TableView, table_view
 from companion.i18n import _
+from companion.rules.base import competition_ranks
 from companion.session.follow import Snapshot
-from companion.widgets.board_parts import Row, Standings, competition_ranks
+from companion.widgets.board_parts import Row, Standings
 from companion.widgets.board_view import BoardView
 
 

@@ -1,7 +1,9 @@
 """计分板 Score pad: a plain score sheet for any other game.
 
-Every part of this game lives in this folder: ``rules`` (pure), ``screen`` (the host's
-screen), ``board`` (the players' board view). The record below is what the
+Every part of this game lives in this folder: ``rules`` (pure), ``guide`` (pure: what
+the host may do now, the log's sentences), ``view`` (pure: what screen and board show),
+``render`` (its words, for both), ``screen`` (the host's screen), ``board`` (the
+players' board view). It deals nothing and rolls nothing, so it has no preparer. The record below is what the
 registry (``companion/games/__init__.py``) lists.
 """
 

@@ -1,4 +1,8 @@
-"""计分板 Score pad on the board: the table of rounds, totals in block figures."""
+"""计分板 Score pad on the board: the table of rounds, totals in block figures.
+
+It draws the same view-model as the host's screen (``view.pad_view``, worded by
+``render``), with fewer closed rounds (``BOARD_ROUNDS``): block figures are wide.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from companion.games.scorepad.render import banner, round_cells, round_headers
 from companion.games.scorepad.rules import ScorepadState
+from companion.games.scorepad.view import BOARD_ROUNDS, pad_view
 from companion.i18n import _
 from companion.session.follow import Snapshot
-from companion.widgets.board_parts import Row, Standings, competition_ranks
+from companion.widgets.board_parts import Row, Standings
 from companion.widgets.board_view import BoardView
-
-ROUND_COLUMNS = 8
-"""Closed rounds shown (the newest); the totals always count every round."""
 
 
 class ScorepadView(BoardView):
@@ -24,44 +27,26 @@ class ScorepadView(BoardView):
     def show(self, snapshot: Snapshot) -> None:
         super().show(snapshot)
         state: ScorepadState = snapshot.state
-        mode = _("highest wins") if state.highest_wins else _("lowest wins")
-        parts = [
-            _("Round {n}").format(n=state.round_number) if state.ended is None else _("Final"),
-            mode,
-        ]
-        if state.target:
-            parts.append(_("target {n}").format(n=state.target))
-        banner = self.outcome_text() or "  ·  ".join(parts)
-        self.query_one("#pad-banner", Static).update(banner)
-
-        totals = state.totals()
-        first = max(0, len(state.rounds) - ROUND_COLUMNS)
-        headers = [_("R{n}").format(n=i + 1) for i in range(first, len(state.rounds))]
-        if state.ended is None and state.current:
-            headers.append(_("R{n} (open)").format(n=state.round_number))
-        ranks = competition_ranks([(p.id, totals[p.id]) for p in state.players], state.highest_wins)
-        winners = set(snapshot.outcome.winners) if snapshot.outcome else set()
-        leaders = {pid for pid, r in ranks.items() if r == 1} if any(totals.values()) else set()
+        winners = snapshot.outcome.winners if snapshot.outcome else ()
+        view = pad_view(state, winners, max_rounds=BOARD_ROUNDS)
+        self.query_one("#pad-banner", Static).update(self.outcome_text() or banner(view))
         rows = []
-        for player in state.players:
-            cells: list[str | Text] = [
-                str(state.round_points(i)[player.id]) for i in range(first, len(state.rounds))
-            ]
-            if state.ended is None and state.current:
-                open_points = [pts for pid, pts in state.current if pid == player.id]
-                cells.append(Text(" ".join(f"{p:+d}" for p in open_points), style="italic"))
+        for row in view.rows:
+            cells: list[str | Text] = list(round_cells(view, row))
+            if view.open_round is not None:  # the open round's points, in italics
+                cells[-1] = Text(str(cells[-1]), style="italic")
             rows.append(
                 Row(
-                    player.name,
-                    str(totals[player.id]),
-                    ranks[player.id],
-                    "🏆" if player.id in winners else "",
-                    highlight=player.id in (winners or leaders),
+                    row.name,
+                    str(row.total),
+                    row.rank,
+                    "🏆" if row.winner else "",
+                    highlight=row.leading,
                     cells=tuple(cells),
                 )
             )
         # Seating order, not rank order: players find their own line where it was.
-        self.query_one(Standings).update(rows, headers, _("Total"))
+        self.query_one(Standings).update(rows, round_headers(view), _("Total"))
 
 
 VIEW = ScorepadView

@@ -10,13 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
+from companion.games.scorepad.render import banner, round_cells, round_headers
 from companion.games.scorepad.rules import CloseRound, EndGame, Score, ScorepadState
+from companion.games.scorepad.view import HOST_ROUNDS, pad_view
 from companion.i18n import N_, _
 from companion.widgets.dialogs import ConfirmDialog, PromptDialog, parse_whole_number
 from companion.widgets.game_screen import GameScreen
-
-MAX_ROUND_COLUMNS = 12
-
 
 parse_points = parse_whole_number
 """``"+5"``, ``"-3"``, ``"7"`` → int; anything else raises ``ValueError``."""
@@ -49,37 +48,17 @@ class ScorepadScreen(GameScreen):
         return state
 
     def refresh_view(self) -> None:
-        state = self.pad
-        mode = _("highest wins") if state.highest_wins else _("lowest wins")
-        target = _("target {n}").format(n=state.target) if state.target else _("no target")
-        self.query_one("#pad-banner", Static).update(
-            _("Round {n}").format(n=state.round_number) + f"  ·  {mode}  ·  {target}"
-        )
+        view = pad_view(self.pad, max_rounds=HOST_ROUNDS)
+        self.query_one("#pad-banner", Static).update(banner(view))
         table = self.query_one("#pad", DataTable)
         cursor = table.cursor_row
         table.clear(columns=True)
-        first = max(0, len(state.rounds) - MAX_ROUND_COLUMNS)
-        columns = [_("Player")] + [
-            _("R{n}").format(n=i + 1) for i in range(first, len(state.rounds))
-        ]
-        if state.ended is None:
-            columns.append(_("R{n} (open)").format(n=state.round_number))
-        columns.append(_("Total"))
-        table.add_columns(*columns)
-        totals = state.totals()
-        best = max(totals.values()) if state.highest_wins else min(totals.values())
-        for player in state.players:
-            cells: list[str | Text] = [player.name]
-            for i in range(first, len(state.rounds)):
-                cells.append(str(state.round_points(i)[player.id]))
-            if state.ended is None:
-                open_points = [pts for pid, pts in state.current if pid == player.id]
-                cells.append(" ".join(f"{p:+d}" for p in open_points))
-            total = totals[player.id]
-            style = "bold reverse" if total == best and any(totals.values()) else "bold"
-            cells.append(Text(str(total), style=style, justify="right"))
-            table.add_row(*cells, key=player.id)
-        if 0 <= cursor < len(state.players):
+        table.add_columns(_("Player"), *round_headers(view), _("Total"))
+        for row in view.rows:
+            style = "bold reverse" if row.leading else "bold"
+            total = Text(str(row.total), style=style, justify="right")
+            table.add_row(row.name, *round_cells(view, row), total, key=row.player)
+        if 0 <= cursor < len(view.rows):
             table.move_cursor(row=cursor)
         self.query_one("#pad-help", Static).update(
             _(
