@@ -193,15 +193,18 @@ def round_key(label: str) -> str:
 
 
 def round_scores(steps: Sequence[ScoreStep]) -> list[RoundScores]:
-    """The scores standing when each round/act label gave way to the next.
+    """The scores standing when each round/act closed.
 
-    The last label is added only if its scores differ from the previous round's
-    (closing the last round moves the label on without changing a score).
+    The step that moves the label on is the one that closes the round, so the round's
+    row holds the scores after it: the score pad's ``close-round`` changes no score,
+    but Meeple Circus's last evaluation both scores and ends the game, and its points
+    belong to act 3. The last label is added only if its scores differ from the
+    previous round's (closing the last round moves the label on, to "game over").
     """
     out: list[RoundScores] = []
     for prev, step in itertools.pairwise(steps):
         if round_key(step.label) != round_key(prev.label) and prev.label:
-            out.append(RoundScores(round_key(prev.label), prev.scores))
+            out.append(RoundScores(round_key(prev.label), step.scores))
     if steps:
         last = steps[-1]
         changed = not out or dict(out[-1].scores) != dict(last.scores)

@@ -119,3 +119,19 @@ def test_an_export_with_or_without_music_picks_replays(
     capsys.readouterr()
     assert main(["replay", str(path)]) == 0
     assert json.loads(capsys.readouterr().out) == row.outcome
+
+
+def test_the_last_act_row_of_the_history_holds_the_final_scores() -> None:
+    """The evaluation that closes act 3 also ends the game: its points belong to act 3's
+    row, and the history has no separate "game over" row (the tour found act 3's row
+    taken before that evaluation, Bo's last points only on a "game over" row)."""
+    from companion.session.detail import session_detail
+
+    with Store.memory() as store:
+        live = play(store)
+        assert live.outcome is not None
+        detail = session_detail(store, live.id)
+        assert [r.label for r in detail.rounds] == ["act 1", "act 2", "act 3"]
+        assert dict(detail.rounds[-1].scores) == {
+            pid: float(v) for pid, v in live.outcome.scores.items()
+        }
