@@ -114,7 +114,8 @@ class SessionDetail:
     rounds: tuple[RoundScores, ...]
     timeline: tuple[TimelineItem, ...]
     performances: tuple[Performance, ...]
-    state_fields: tuple[tuple[str, Any], ...]
+    next_step: Say | None
+    """What the host was to do next, in the game guide's words (None once it ended)."""
 
     @property
     def has_scores(self) -> bool:
@@ -136,6 +137,7 @@ def build_detail(row: SessionRow, entries: Sequence[Entry], result: SessionResul
     progress = ""
     error: str | None = None
     steps: list[ScoreStep] = []
+    next_step: Say | None = None
     try:
         info = find_game(row.game)
         game = info.load()
@@ -148,6 +150,9 @@ def build_detail(row: SessionRow, entries: Sequence[Entry], result: SessionResul
         ]
         progress = game.progress_label(state)
         steps = score_steps(game, row, entries)
+        guide = info.guide
+        if outcome is None and guide is not None:
+            next_step = guide.prompt(state)
     except ReplayError as exc:
         error = str(exc)
     except RuleError as exc:
@@ -166,7 +171,7 @@ def build_detail(row: SessionRow, entries: Sequence[Entry], result: SessionResul
         performances=tuple(
             performances(entries, undone, row, {st.seq: round_key(st.label) for st in steps})
         ),
-        state_fields=tuple(state_fields(state)),
+        next_step=next_step,
     )
 
 
@@ -423,15 +428,3 @@ def _verdict(
     if limit is not None and offset > limit:
         return "too-late"
     return "counted"
-
-
-def state_fields(state: Any) -> list[tuple[str, Any]]:
-    """The state's plain top-level fields (counters, phase, act…) for a summary."""
-    if state is None or not dataclasses.is_dataclass(state):
-        return []
-    out = []
-    for f in dataclasses.fields(state):
-        value = getattr(state, f.name)
-        if isinstance(value, bool | int | str) or value is None:
-            out.append((f.name, value))
-    return out

@@ -137,19 +137,16 @@ class SessionDetailScreen(Screen[None]):
         return text
 
     def _state_text(self) -> Text:
+        """Where the game stood, in the game guide's words: its progress and, for a
+        session that did not end, what the host was to do next (never the state's
+        internal fields)."""
         d = self.detail
         text = Text()
         text.append(_("Final state"), style="bold")
         if d.progress:
             text.append("  " + progress_label(d.progress))
-        for name, value in d.state_fields:
-            text.append(f"\n  {name}: ", style="dim")
-            if value is None:
-                text.append("–")
-            elif isinstance(value, str):
-                text.append(self.names().get(value, value))
-            else:
-                text.append(json.dumps(value))
+        if d.next_step is not None:
+            text.append("\n  " + _("Next: {step}").format(step=d.next_step.render(_)))
         return text
 
     def _fill_final(self) -> None:

@@ -41,7 +41,7 @@ def test_scorepad_rounds_and_timeline() -> None:
     assert len(undone) == 1 and undone[0].payload["points"] == 99
     undo = next(t for t in d.timeline if t.kind == "undo")
     assert undo.target == undone[0].seq
-    assert ("ended", "host-ended") in d.state_fields
+    assert d.next_step is None  # it ended: nothing left to do
     assert d.performances == ()
 
 
@@ -54,6 +54,18 @@ def test_detail_of_a_log_that_no_longer_replays() -> None:
     d = session_detail(store, sid)
     assert d.error is not None and "p7" in d.error
     assert len(d.timeline) == 3  # still shown in full
+
+
+def test_an_unfinished_session_says_what_the_host_was_to_do_next() -> None:
+    """The history said where a game stood by the state's internal fields
+    (``highest_wins: true``, ``ended: –``); it is the guide's prompt now."""
+    from companion.games.scorepad.guide import GUIDE
+
+    store = Store.memory()
+    sid = scorepad_session(store, ["Ann", "Bo"], [{"Ann": 3}], end="open")
+    d = session_detail(store, sid)
+    assert d.outcome is None and d.next_step == GUIDE.prompt(d.state)
+    assert d.next_step.render()
 
 
 def test_round_key() -> None:

@@ -238,3 +238,19 @@ async def test_import_from_the_history(tmp_path):
         messages = [n.message for n in app._notifications]
         assert any("was not imported" in m and "p5" in m for m in messages)
         assert any("0 imported, 1 already present" in m for m in messages)
+
+
+async def test_the_detail_says_where_a_game_stood_in_words(tmp_path):
+    """'最终状态' listed the state's fields (``highest_wins: true``, ``target: 10``,
+    ``ended: –``); it shows the progress and the guide's next step, in Chinese."""
+    db = tmp_path / "h.sqlite3"
+    ids = build(db, unfinished=True)
+    app = make_app(db, lang="zh", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(SessionDetailScreen(app.store, ids["open"]))
+        await pilot.pause()
+        state = str(app.screen.query_one("#detail-state", Static).render())
+        assert "最终状态" in state and "下一步" in state, state
+        for internal in ("highest_wins", "target", "ended", "current", "rounds"):
+            assert internal not in state, state

@@ -3,8 +3,8 @@
 Every part of this game lives in this folder: ``rules`` (pure), ``guide`` (pure: what
 the host may do now, the log's sentences), ``view`` (pure: what screen and board show),
 ``render`` (its words, for both), ``screen`` (the host's screen), ``board`` (the
-players' board view). It deals nothing and rolls nothing, so it has no preparer. The record below is what the
-registry (``companion/games/__init__.py``) lists.
+players' board view). It deals nothing and rolls nothing, so it has no preparer.
+The record below is what the registry (``companion/games/__init__.py``) lists.
 """
 
 from __future__ import annotations
