@@ -368,7 +368,9 @@ class CompanionApp(App[str | None]):
         quiet = 0
         while quiet < QUIET_CHECKS:
             await asyncio.sleep(0)
-            if self._inflight or not self.is_running:
+            if not self.is_running:
+                return
+            if self._inflight:
                 quiet = 0
                 await asyncio.sleep(0.001)
                 continue
@@ -391,7 +393,7 @@ class CompanionApp(App[str | None]):
         still being mounted (Textual has no public "idle" for this; see ``settle``)."""
         for pump in self._message_pumps():
             if (
-                not pump.is_mounted
+                not pump._is_mounted
                 or not pump._message_queue.empty()
                 or pump._pending_message is not None
                 or pump._next_callbacks

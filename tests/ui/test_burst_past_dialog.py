@@ -119,7 +119,13 @@ async def test_three_rounds_in_one_burst(tmp_path: Path) -> None:
 
 
 async def _entries_after(
-    tmp_path: Path, game: str, names: list[str], keys: list[str], *, at_once: bool
+    tmp_path: Path,
+    game: str,
+    names: list[str],
+    keys: list[str],
+    *,
+    at_once: bool,
+    options: dict[str, Any] | None = None,
 ) -> tuple[list[dict[str, Any]], type]:
     app = make_app(
         tmp_path / ("burst" if at_once else "slow") / "db.sqlite3",
@@ -129,7 +135,7 @@ async def _entries_after(
     )
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.pause()
-        live = app.start_session(game, names, {})
+        live = app.start_session(game, names, options or {})
         await pilot.pause()
         await app.settle()
         await (burst if at_once else slowly)(pilot, app, keys)
@@ -145,6 +151,27 @@ async def test_a_meowfia_chain_of_commits_dialogs_and_votes_in_one_burst(tmp_pat
     slow, slow_screen = await _entries_after(tmp_path, "meowfia", names, keys, at_once=False)
     assert [p["type"] for p in slow] == ["start", "smuggling-done", "inspect"] + ["vote"] * 3
     fast, fast_screen = await _entries_after(tmp_path, "meowfia", names, keys, at_once=True)
+    assert fast == slow
+    assert fast_screen is slow_screen
+
+
+async def test_a_cat_box_chain_of_rolls_and_placements_in_one_burst(tmp_path: Path) -> None:
+    """Ann's roll typed and committed inside the roll dialog, her token placed (the
+    dialog closes and the placement commits), then Bo's roll dialog, opened against
+    the state after that commit, and his dice, and Cy's."""
+    names = ["Ann", "Bo", "Cy", "Di"]
+    keys = ["r", "1", "1", "2", "6", "enter", "1"]
+    keys += ["r", "2", "3", "4", "1", "enter", "1"]
+    keys += ["r", "1", "2", "1", "2", "enter", "n"]
+    options = {"start_player": "p1"}
+    slow, slow_screen = await _entries_after(
+        tmp_path, "cat-box", names, keys, at_once=False, options=options
+    )
+    assert [p["type"] for p in slow[:5]] == ["deal", "roll", "place", "roll", "place"]
+    assert {p.get("player") for p in slow[1:]} >= {"p1", "p2", "p3"}
+    fast, fast_screen = await _entries_after(
+        tmp_path, "cat-box", names, keys, at_once=True, options=options
+    )
     assert fast == slow
     assert fast_screen is slow_screen
 
