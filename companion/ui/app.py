@@ -33,9 +33,11 @@ from typing import Any, ClassVar, TypeVar
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
+from textual.widget import Widget
 
 from companion.games import find_game
 from companion.i18n import N_, _, set_language
@@ -121,6 +123,8 @@ class CompanionApp(App[str | None]):
         """The serial of the last key whose route through the widgets is done."""
         self._serial = 0
         self._release: events.Key | None = None
+        self._route: list[DOMNode] = []
+        """Where the last key went, up to the app (its marker bubbles along it)."""
         self._gate: asyncio.Task[None] | None = None
         translate_bindings(self)
 
@@ -315,6 +319,7 @@ class CompanionApp(App[str | None]):
             await super().on_event(event)
             # Behind the key, on its route: handlers first, then the bindings at the app.
             target: MessagePump = self.focused or self.screen
+            self._route = list(target.ancestors_with_self) if isinstance(target, DOMNode) else []
             if not target.post_message(TypedKeyRouted(self._serial)):
                 self._routed = self._serial
             self._start_gate()
@@ -375,12 +380,22 @@ class CompanionApp(App[str | None]):
                 await asyncio.sleep(0.001)
                 continue
             landing = self._landing
-            routed = landing is None or (landing > 0 and self._routed >= landing)
+            routed = landing is None or (
+                landing > 0 and (self._routed >= landing or self._route_closed())
+            )
             if loop.time() < deadline and (not routed or self._busy()):
                 quiet = 0
                 await asyncio.sleep(0.001)
                 continue
             quiet += 1
+
+    def _route_closed(self) -> bool:
+        """True if the marker behind the last key can no longer reach the app: a widget
+        on its way was removed (the key closed its dialog), so the key's route is over."""
+        return any(
+            pump._closing or pump._closed or (isinstance(pump, Widget) and not pump.is_attached)
+            for pump in self._route
+        )
 
     def _message_pumps(self) -> Iterator[MessagePump]:
         yield self
