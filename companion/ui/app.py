@@ -375,9 +375,10 @@ class CompanionApp(App[str | None]):
             await asyncio.sleep(0)
             if not self.is_running:
                 return
-            if self._inflight:
+            if self._inflight:  # no limit: a write always ends, committed or refused
                 quiet = 0
                 await asyncio.sleep(0.001)
+                deadline = loop.time() + KEY_LANDING_S  # then its effect gets the full wait
                 continue
             landing = self._landing
             routed = landing is None or (
