@@ -7,6 +7,13 @@ Design decisions:
 * Every write goes through ``writer``: a single thread, so actions commit in the
   order the host made them and the UI thread never waits for an fsync. A screen
   shows an action's effect only when the writer reports the commit.
+* **A burst of keys lands as if typed slowly** (``tmux send-keys`` in one call). A key
+  is delivered only once the key before it has landed: its route through the widgets
+  is done, the dialogs it opened or closed are mounted or gone, and the writes it
+  caused are committed and shown. Keys typed meanwhile wait at the app, in order,
+  and are then delivered to whatever screen is on top, judged against the state after
+  those commits. Routed at once, as Textual does, "s 5 enter s 7 enter" on the score
+  pad sent "s 7 enter" into the closing dialog (issue 13, item 3).
 * ``settle()`` lets tests wait until everything submitted has been committed and
   rendered.
 """
@@ -17,7 +24,8 @@ import asyncio
 import contextlib
 import random
 import threading
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -25,7 +33,11 @@ from typing import Any, ClassVar, TypeVar
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
+from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import Screen
+from textual.widget import Widget
 
 from companion.games import find_game
 from companion.i18n import N_, _, set_language
@@ -36,6 +48,20 @@ from companion.session.store import Store, StoreError
 from companion.widgets.translate import translate_bindings
 
 T = TypeVar("T")
+
+KEY_LANDING_S = 2.0
+"""The longest a typed key waits for the screen's work before it (never for a write)."""
+QUIET_CHECKS = 3
+"""Event-loop turns in a row with nothing queued anywhere before a key counts as landed."""
+
+
+class TypedKeyRouted(Message):
+    """Posted behind a typed key to the widget the key went to; it bubbles the same way,
+    so when it reaches the app the key's own route (every handler and binding) is done."""
+
+    def __init__(self, serial: int) -> None:
+        super().__init__()
+        self.serial = serial
 
 
 class CompanionApp(App[str | None]):
@@ -89,7 +115,17 @@ class CompanionApp(App[str | None]):
         self._audio = audio
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="session-writer")
         self._inflight = 0
-        self._typed: list[tuple[Any, Any]] = []
+        self._held: deque[events.Key] = deque()
+        """Typed keys waiting for the key before them to land (see ``on_event``)."""
+        self._landing: int | None = None
+        """The serial of the key delivered last, until it has landed."""
+        self._routed = 0
+        """The serial of the last key whose route through the widgets is done."""
+        self._serial = 0
+        self._release: events.Key | None = None
+        self._route: list[DOMNode] = []
+        """Where the last key went, up to the app (its marker bubbles along it)."""
+        self._gate: asyncio.Task[None] | None = None
         translate_bindings(self)
 
     # ------------------------------------------------------------------ services
@@ -222,8 +258,6 @@ class CompanionApp(App[str | None]):
             def on_ui() -> None:
                 self._inflight -= 1
                 done(future)
-                if not self._inflight and self._typed:
-                    self.call_later(self._run_typed)
 
             loop.call_soon_threadsafe(on_ui)
 
@@ -237,35 +271,70 @@ class CompanionApp(App[str | None]):
     async def run_action(
         self, action: Any, default_namespace: Any = None, namespaces: Any = None
     ) -> bool:
-        """Keys bound on a game screen wait for the commits typed before them, and a
-        key the game's guide does not allow now says why instead of doing nothing.
+        """A key the game's guide does not allow now says why instead of doing nothing.
 
-        A game screen judges a key (``check_action``) against its current state. A key
-        typed while the previous action is still being written would be judged
-        against the old state and could be dropped or misapplied; instead it is
-        queued and run, in order, once the commits before it have landed.
+        A game screen judges a key (``check_action``) against its current state; typed
+        keys reach it only once the commits before them have landed (``on_event``).
         """
         from companion.widgets.game_screen import GameScreen
 
-        if default_namespace is self.screen and isinstance(default_namespace, GameScreen):
-            if self._inflight:
-                self._typed.append((action, default_namespace))
-                return True
-            if isinstance(action, str) and default_namespace.refuse(action):
-                return True
+        if (
+            default_namespace is self.screen
+            and isinstance(default_namespace, GameScreen)
+            and isinstance(action, str)
+            and default_namespace.refuse(action)
+        ):
+            return True
         return await super().run_action(action, default_namespace, namespaces)
 
+    # ------------------------------------------------------------------ typed keys
+
+    @property
+    def keys_waiting(self) -> int:
+        """Typed keys not delivered yet (they wait for the key before them to land)."""
+        return len(self._held)
+
     async def on_event(self, event: events.Event) -> None:
-        """Note on each arriving key the screen it was typed at (see ``_on_key``)."""
+        """Typed keys are delivered one at a time, each once the one before has landed.
+
+        Textual routes a key the moment it arrives: it is handed to the widget focused
+        *then*. In a burst the keys after one that opens or closes a dialog, or submits
+        a write, were handed to the old screen's widget, typed into the closing dialog
+        or judged against the state before the commit, and so were lost or misapplied.
+        Here a key that arrives while an earlier one has not landed (or a write is in
+        flight) is held; ``_run_gate`` delivers the held keys in order. The same keys
+        typed slowly do the same thing: a burst is slow typing. No key is dropped: one
+        that has waited ``KEY_LANDING_S`` for a busy screen is delivered anyway.
+        """
         if isinstance(event, events.Key) and not event.is_forwarded:
+            released = event is self._release
+            if not released and (self._landing is not None or self._held or self._inflight):
+                self._held.append(event)
+                self._start_gate()
+                return
+            self._release = None
+            self._serial += 1
+            self._landing = self._serial
             event._typed_at = self.screen  # type: ignore[attr-defined]
+            await super().on_event(event)
+            # Behind the key, on its route: handlers first, then the bindings at the app.
+            target: MessagePump = self.focused or self.screen
+            self._route = list(target.ancestors_with_self) if isinstance(target, DOMNode) else []
+            if not target.post_message(TypedKeyRouted(self._serial)):
+                self._routed = self._serial
+            self._start_gate()
+            return
         await super().on_event(event)
 
+    def on_typed_key_routed(self, message: TypedKeyRouted) -> None:
+        message.stop()
+        self._routed = max(self._routed, message.serial)
+
     async def _on_key(self, event: events.Key) -> None:
-        """A key nothing took, typed at a game screen that a dialog now covers, is meant
-        for that dialog: typed in a burst ("s 5 enter"), it had been handed to the game
-        screen's focused widget before the key before it opened the dialog. It is posted
-        again, behind the keys already waiting, and so reaches the dialog in order.
+        """A key nothing took, typed at a game screen that a dialog now covers (opened
+        by a timer or a button while the key was on its way), is meant for that dialog:
+        it is delivered again once the dialog is up, first, ahead of the keys typed
+        after it. Nothing had taken it, so it does not run twice.
 
         Any other key goes on to Textual's own handler (Textual runs the ``_on_key`` of
         every class in the MRO; calling it here as well ran a key's binding twice)."""
@@ -274,27 +343,92 @@ class CompanionApp(App[str | None]):
         typed_at = getattr(event, "_typed_at", None)
         if isinstance(typed_at, GameScreen) and typed_at is not self.screen:
             event.prevent_default()
-            self.post_message(events.Key(event.key, event.character))
+            self._held.appendleft(events.Key(event.key, event.character))
+            self._start_gate()
 
-    async def _run_typed(self) -> None:
-        from companion.widgets.game_screen import GameScreen
+    def _start_gate(self) -> None:
+        if self._gate is None or self._gate.done():
+            self._gate = asyncio.create_task(self._run_gate(), name="typed-keys")
 
-        while self._typed and not self._inflight:
-            action, screen = self._typed.pop(0)
-            if screen is not self.screen:
-                self._typed.clear()  # a dialog opened: later keys were meant for it
+    async def _run_gate(self) -> None:
+        """Deliver the held keys, each once the key before it has landed."""
+        while True:
+            await self._until_landed()
+            self._landing = None
+            if not self._held or not self.is_running:
                 return
-            if isinstance(screen, GameScreen) and isinstance(action, str) and screen.refuse(action):
+            held = self._held.popleft()
+            self._release = events.Key(held.key, held.character)
+            self._landing = -1  # until ``on_event`` delivers it
+            if not self.post_message(self._release):
+                self._landing = None  # the app is closing
+                return
+
+    async def _until_landed(self) -> None:
+        """Until the key delivered last has landed: its route is done, every write is
+        committed and shown, and no widget of any open screen has anything queued
+        (a dialog it opened is mounted, one it closed is gone) for a few turns."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + KEY_LANDING_S
+        quiet = 0
+        while quiet < QUIET_CHECKS:
+            await asyncio.sleep(0)
+            if not self.is_running:
+                return
+            if self._inflight:  # no limit: a write always ends, committed or refused
+                quiet = 0
+                await asyncio.sleep(0.001)
+                deadline = loop.time() + KEY_LANDING_S  # then its effect gets the full wait
                 continue
-            await super().run_action(action, screen)
+            landing = self._landing
+            routed = landing is None or (
+                landing > 0 and (self._routed >= landing or self._route_closed())
+            )
+            if loop.time() < deadline and (not routed or self._busy()):
+                quiet = 0
+                await asyncio.sleep(0.001)
+                continue
+            quiet += 1
+
+    def _route_closed(self) -> bool:
+        """True if the marker behind the last key can no longer reach the app: a widget
+        on its way was removed (the key closed its dialog), so the key's route is over."""
+        return any(
+            pump._closing or pump._closed or (isinstance(pump, Widget) and not pump.is_attached)
+            for pump in self._route
+        )
+
+    def _message_pumps(self) -> Iterator[MessagePump]:
+        yield self
+        for screen in self.screen_stack:
+            yield screen
+            yield from screen.walk_children()
+
+    def _busy(self) -> bool:
+        """True while any open screen or widget has messages or callbacks waiting, or is
+        still being mounted (Textual has no public "idle" for this; see ``settle``)."""
+        for pump in self._message_pumps():
+            if (
+                not pump._is_mounted
+                or not pump._message_queue.empty()
+                or pump._pending_message is not None
+                or pump._next_callbacks
+            ):
+                return True
+            if isinstance(pump, Screen) and pump._callbacks:
+                return True
+        return False
 
     async def settle(self, timeout: float = 10.0) -> None:
-        """Wait until every submitted write is committed and its effect rendered."""
+        """Wait until every typed key has landed and every submitted write is committed
+        and its effect rendered."""
         from textual._wait import wait_for_idle
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while (self._inflight or self._typed) and loop.time() < deadline:
+        while (self._inflight or self._held or self._landing is not None) and (
+            loop.time() < deadline
+        ):
             await asyncio.sleep(0.005)
         await wait_for_idle(0)
 
@@ -394,6 +528,8 @@ class CompanionApp(App[str | None]):
         return self.tadaa_hub
 
     def on_unmount(self) -> None:
+        if self._gate is not None:
+            self._gate.cancel()
         if self._own_tadaa_hub and self.tadaa_hub is not None:
             self.tadaa_hub.stop()
         self.writer.shutdown(wait=True)

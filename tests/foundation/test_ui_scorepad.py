@@ -138,7 +138,7 @@ async def test_keys_typed_during_a_slow_commit_wait_and_run_in_order(tmp_path):
         app.write(gate.wait, lambda _future: None)  # the disk is slow right now
         await pilot.press("plus", "plus", "c")
         await pilot.pause()
-        assert len(app._typed) == 3 and live.entries == []  # waiting, not dropped
+        assert app.keys_waiting == 3 and live.entries == []  # waiting, not dropped
         gate.set()
         await app.settle()
         assert [e.payload["type"] for e in live.entries] == ["score", "score", "close-round"]
