@@ -45,6 +45,7 @@ from companion.ui.history_format import (
     winners_text,
 )
 from companion.widgets.dialogs import ConfirmDialog
+from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
@@ -107,9 +108,9 @@ class HistoryScreen(Screen[None]):
                 prompt=_("All games"),
                 id="filter-game",
             )
-            yield Input(placeholder=_("Player"), id="filter-player")
-            yield Input(placeholder=_("From (YYYY-MM-DD)"), id="filter-since", max_length=10)
-            yield Input(placeholder=_("To (YYYY-MM-DD)"), id="filter-until", max_length=10)
+            yield TextInput(placeholder=_("Player"), id="filter-player")
+            yield TextInput(placeholder=_("From (YYYY-MM-DD)"), id="filter-since", max_length=10)
+            yield TextInput(placeholder=_("To (YYYY-MM-DD)"), id="filter-until", max_length=10)
             yield Select(
                 [
                     (_("finished"), "finished"),

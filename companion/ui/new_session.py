@@ -24,6 +24,7 @@ from companion.i18n import N_, _
 from companion.rules.base import OptionSpec, Player, RuleError
 from companion.session.store import StoreError
 from companion.widgets.dialogs import ConfirmDialog
+from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ class PlayerDialog(ModalScreen[Seat | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(_("Name"))
-            yield Input(self.seat.name, id="player-name")
+            yield TextInput(self.seat.name, id="player-name")
             yield Label(_("Colour"))
             yield Select(
                 [(_(COLOUR_NAMES[c]), c) for c in COLOURS],
@@ -140,7 +141,7 @@ class PlayerDialog(ModalScreen[Seat | None]):
                 allow_blank=True,
             )
             yield Label(_("Birth date (optional, YYYY-MM-DD)"))
-            yield Input(self.seat.birth_date or "", id="player-birth", placeholder="2012-05-31")
+            yield TextInput(self.seat.birth_date or "", id="player-birth", placeholder="2012-05-31")
             yield Label("", id="player-error", classes="error")
             yield Label(_("[ctrl+s] save   [esc] cancel"), classes="hint")
 
@@ -165,7 +166,7 @@ class PlayerDialog(ModalScreen[Seat | None]):
         self.dismiss(None)
 
 
-class NameInput(Input):
+class NameInput(TextInput):
     """The new player's name: emptied the moment Enter submits it (by the app's Enter,
     in key order), so a burst of names and Enters seats each name on its own."""
 
@@ -241,7 +242,7 @@ class NewSessionScreen(Screen[None]):
         if spec.kind is bool:
             return Switch(bool(value), id=wid)
         if spec.kind is int:
-            return Input(str(value if value is not None else ""), id=wid, type="integer")
+            return TextInput(str(value if value is not None else ""), id=wid, type="integer")
         if spec.choices:
             return Select(
                 [(_(c), c) for c in spec.choices],
@@ -249,7 +250,7 @@ class NewSessionScreen(Screen[None]):
                 allow_blank=False,
                 id=wid,
             )
-        return Input(str(value or ""), id=wid)
+        return TextInput(str(value or ""), id=wid)
 
     def on_mount(self) -> None:
         self.sub_title = _("New session") + " · " + self.info.name(self.companion.lang)

@@ -38,6 +38,7 @@ from companion.games.meeple_circus.rules.state import (
 )
 from companion.i18n import N_, _
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
+from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
 SOURCE_LABELS = {
@@ -185,7 +186,7 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
             for fid, label, placeholder in self.fields():
                 with Horizontal(classes="mc-field"):
                     yield Label(label, classes="mc-field-label")
-                    yield Input(
+                    yield TextInput(
                         self.initial_text(fid),
                         placeholder=placeholder,
                         id=f"mc-{fid}",
