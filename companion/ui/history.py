@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
-from textual.widgets import DataTable, Footer, Header, Input, Label, Select
+from textual.widgets import DataTable, Header, Input, Label, Select
 
 from companion.games import GAMES
 from companion.i18n import N_, _, ngettext
@@ -45,6 +45,7 @@ from companion.ui.history_format import (
     winners_text,
 )
 from companion.widgets.dialogs import ConfirmDialog
+from companion.widgets.footer import KeyFooter
 from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
@@ -122,7 +123,7 @@ class HistoryScreen(Screen[None]):
             )
         yield Label("", id="history-count", classes="hint")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = _("History")

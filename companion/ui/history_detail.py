@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from companion.i18n import N_, _
 from companion.session.detail import Performance, SessionDetail, session_detail
@@ -33,6 +33,7 @@ from companion.ui.history_format import (
     status_label,
     when,
 )
+from companion.widgets.footer import KeyFooter
 from companion.widgets.translate import translate_bindings
 from companion.widgets.wide_plot import WidePlot
 
@@ -96,7 +97,7 @@ class SessionDetailScreen(Screen[None]):
                 yield DataTable(id="detail-timeline", cursor_type="row", zebra_stripes=True)
             with TabPane(_("Photo finish"), id="tab-photo"), VerticalScroll(id="detail-photo"):
                 yield from self._photo_widgets()
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = _("Session {id}").format(id=self.session_id[:8])

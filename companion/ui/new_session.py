@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Select, Switch
+from textual.widgets import DataTable, Header, Input, Label, OptionList, Select, Switch
 from textual.widgets.option_list import Option
 
 from companion.games import GameInfo
@@ -24,6 +24,7 @@ from companion.i18n import N_, _
 from companion.rules.base import OptionSpec, Player, RuleError
 from companion.session.store import StoreError
 from companion.widgets.dialogs import ConfirmDialog
+from companion.widgets.footer import KeyFooter
 from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
@@ -234,7 +235,7 @@ class NewSessionScreen(Screen[None]):
                     yield Label(_(spec.label), classes="option-label")
                     yield self._option_widget(spec)
                     yield Label("", id=f"opt-error-{spec.name}", classes="error option-error")
-        yield Footer()
+        yield KeyFooter()
 
     def _option_widget(self, spec: OptionSpec) -> Switch | Input | Select[str]:
         wid = f"opt-{spec.name}"
