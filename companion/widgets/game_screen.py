@@ -132,7 +132,12 @@ class GameScreen(Screen[None]):
         """Render everything from ``self.session.state`` (override)."""
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.session.info.name(self.companion.lang)} · {self.session.id[:8]}"
+        # The host's own name for the game (the score pad's "Carcassonne"), as on Home.
+        guide = self.guide
+        name = guide.title(self.session.options) if guide is not None else None
+        self.sub_title = (
+            f"{name or self.session.info.name(self.companion.lang)} · {self.session.id[:8]}"
+        )
         self._refresh_all()
 
     def on_resize(self, event: events.Resize) -> None:

@@ -57,3 +57,14 @@ async def test_the_help_lists_the_games_keys_in_the_chosen_language(tmp_path: Pa
         )
         words = set(re.findall(r"[A-Za-z]{3,}", shown)) - {"JSON", "Tab", "shift", "tab", "esc"}
         assert not words, shown
+
+
+async def test_the_title_names_the_game_the_host_named(tmp_path: Path) -> None:
+    """Home listed the session as "Carcassonne" but its screen's title said "Score pad"
+    (the tour). Failed before the fix."""
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_session("scorepad", ["Ann", "Bo"], {"game_name": "Carcassonne"})
+        await pilot.pause()
+        assert "Carcassonne ·" in visible_text(app).splitlines()[0]
