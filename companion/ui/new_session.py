@@ -344,27 +344,33 @@ class NewSessionScreen(Screen[None]):
 
     # ------------------------------------------------------------------ start
 
-    def read_options(self) -> dict[str, Any]:
-        """The form's option values; a non-number in a number field is a clear error."""
+    def read_options(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """The form's option values, and the problems of the number fields by option:
+        not a whole number, or outside the option's range. Each is shown next to its
+        field in the host's words (the rules' own check names the option by its
+        internal name, "Option target must be at least 0", under the seats)."""
         out: dict[str, Any] = {}
+        problems: dict[str, str] = {}
         for spec in self.game.options:
             widget = self.query_one(f"#opt-{spec.name}")
             if isinstance(widget, Switch | Select):
                 out[spec.name] = widget.value
             elif isinstance(widget, Input):
                 text = widget.value.strip()
-                if spec.kind is int:
-                    try:
-                        out[spec.name] = int(text) if text else spec.default
-                    except ValueError:
-                        raise ValueError(
-                            _("{option}: {value!r} is not a whole number.").format(
-                                option=_(spec.label), value=text
-                            )
-                        ) from None
-                else:
+                if spec.kind is not int:
                     out[spec.name] = text
-        return out
+                    continue
+                try:
+                    value = int(text) if text else spec.default
+                except ValueError:
+                    problems[spec.name] = _("{text!r} is not a whole number.").format(text=text)
+                    continue
+                out[spec.name] = value
+                if isinstance(value, int) and spec.minimum is not None and value < spec.minimum:
+                    problems[spec.name] = _("At least {minimum}.").format(minimum=spec.minimum)
+                elif isinstance(value, int) and spec.maximum is not None and value > spec.maximum:
+                    problems[spec.name] = _("At most {maximum}.").format(maximum=spec.maximum)
+        return out, problems
 
     def preparer_check(
         self,
@@ -389,17 +395,15 @@ class NewSessionScreen(Screen[None]):
             replace(Player(f"p{i}", s.name), colour=s.colour, birth_date=s.birth_date)
             for i, s in enumerate(self.seats, start=1)
         )
-        try:
-            options = self.read_options()
-        except ValueError as exc:
-            self.show_error(str(exc))
+        options, problems = self.read_options()
+        self.show_option_problems(problems)
+        if problems:
             return
         from companion.session.live import LiveSession
 
         app = self.companion
         seats = list(self.seats)
 
-        self.show_option_problems({})
         check_files = self.preparer_check()
 
         def start() -> LiveSession:  # on the writer thread: the UI never waits for the disk
