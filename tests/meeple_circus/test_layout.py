@@ -72,3 +72,43 @@ async def test_a_message_with_brackets_keeps_them(tmp_path: Path, sounds: Path) 
         assert "cards.toml: [set] must be a table." in str(
             app.screen.query_one("#message-line").render()
         )
+
+
+class NoSoundCard(FakeAudio):
+    """As on a machine without a sound card: silent, with the reason said."""
+
+    available = False
+    reason = "No sound card found: no music, the countdown still runs."
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_at_80x24_the_countdown_leaves_the_music_line_in_view(
+    tmp_path: Path, sounds: Path, lang: str
+) -> None:
+    """Found on the tmux tour (docs/tour/meeple-circus.md): at 80x24 the 12-line
+    countdown box filled the panel, so the music line saying why it is silent (and
+    the Tadaa! order) were below the fold. Failed before the fix."""
+    from mc_ui_helpers import plain
+    from textual.widgets import Static
+
+    from tests.screen_text import missing_characters, visible_text
+
+    clock = ManualClock()
+    app = make_app(tmp_path / "mc.sqlite3", lang=lang, clock=clock, audio=NoSoundCard())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {})
+        await app.settle()
+        t = Table(app, pilot, clock, app.audio)
+        await t.keys("1", "p", "p")
+        await t.start_music()
+        await pilot.pause()
+        track = plain(t.screen.query_one("#mc-track", Static))
+        assert NoSoundCard.reason in " ".join(track.split())
+        shown = visible_text(app)
+        assert not missing_characters(track, shown), shown
+        # Every line of the music line as the panel wraps it, the last one too.
+        box = t.screen.query_one("#mc-track", Static)
+        lines = [s.text.strip() for s in box.render_lines(box.content_region.reset_offset)]
+        for line in filter(None, lines):
+            assert line in shown, (line, shown)
