@@ -112,3 +112,40 @@ async def test_at_80x24_the_countdown_leaves_the_music_line_in_view(
         lines = [s.text.strip() for s in box.render_lines(box.content_region.reset_offset)]
         for line in filter(None, lines):
             assert line in shown, (line, shown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_at_80x24_the_evaluation_table_keeps_names_and_numbers(
+    tmp_path: Path, sounds: Path, lang: str
+) -> None:
+    """Found on the tmux tour: at 80x24 the evaluation read "Pla… Dem… Yel… Tot…" with
+    "● / Ann" over two lines (issue 13, item 4, still there). Failed before the fix."""
+    from companion.games.meeple_circus.dialogs import SOURCE_SHORT
+    from companion.games.meeple_circus.panels import act_sources
+    from companion.i18n import _
+    from tests.screen_text import missing_characters, visible_text
+
+    names = ["Alexandra", "Bo", "小明明", "Dimitri", "Eve"]
+    clock = ManualClock()
+    app = make_app(tmp_path / "mc.sqlite3", lang=lang, clock=clock, audio=FakeAudio())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", names, {"music_act1": "countdown:30"})
+        await app.settle()
+        t = Table(app, pilot, clock, app.audio)
+        await t.keys("1", "p", "p", "p", "p", "p")
+        await t.start_music()
+        await t.later(31)
+        await t.keys("f")
+        shown = visible_text(app)
+        assert "…" not in shown, shown
+        rows = shown.splitlines()
+        for key, name in enumerate(names, start=1):
+            assert any(f"[{key}] {name} " in row.replace("● ", "") for row in rows), shown
+        header = " ".join(shown.split())
+        for source in act_sources(1):
+            label = _(SOURCE_SHORT[source])
+            assert not missing_characters(label, shown), (label, shown)
+            for word in label.split():  # a Latin word is never cut (Chinese folds)
+                assert word in header or not word.isascii(), (word, shown)
+        assert _("Total") in header
