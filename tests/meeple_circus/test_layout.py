@@ -149,3 +149,41 @@ async def test_at_80x24_the_evaluation_table_keeps_names_and_numbers(
             for word in label.split():  # a Latin word is never cut (Chinese folds)
                 assert word in header or not word.isascii(), (word, shown)
         assert _("Total") in header
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_at_80x24_the_evaluation_form_fits_with_its_message(
+    tmp_path: Path, sounds: Path, lang: str
+) -> None:
+    """Found on the tmux tour: at 80x24 the 96-column form ran past the right edge and
+    the bottom; the problem with an entry and "enter or ctrl+s: save" were out of
+    sight. Failed before the fix."""
+    from textual.widgets import Label
+
+    from companion.games.meeple_circus.dialogs import ScoreDialog
+    from companion.widgets.text_input import TextInput
+    from tests.screen_text import missing_characters, visible_text
+
+    clock = ManualClock()
+    app = make_app(tmp_path / "mc.sqlite3", lang=lang, clock=clock, audio=FakeAudio())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {"music_act1": "countdown:30"})
+        await app.settle()
+        t = Table(app, pilot, clock, app.audio)
+        await t.keys("1", "p", "p")
+        await t.start_music()
+        await t.later(31)
+        await t.keys("f", "1")
+        dialog = app.screen
+        assert isinstance(dialog, ScoreDialog)
+        dialog.query_one("#mc-red", TextInput).value = "4 x"
+        await pilot.pause()
+        shown = visible_text(app)
+        error = str(dialog.query_one("#mc-score-error", Label).render())
+        assert error, "the entry should be refused"
+        texts = [error] + [str(label.render()) for label in dialog.query(Label)]
+        for text in texts:
+            assert not missing_characters(text, shown), (text, shown)
+        for field in dialog.query(TextInput):
+            assert field.region.right <= 80 and field.region.bottom <= 24, field
