@@ -1,0 +1,36 @@
+"""The Cat Box screen at 80x24 (docs/tour/cat-box.md).
+
+Found on the tmux tour: a card is 17 columns wide at 80x24, and "哈气值 6  得分 3
+嫉妒 ⚀" on one line wrapped inside "得分 3": the score's 3 stood under the next
+line's start, apart from its label. Failed before the fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.i18n import _
+from companion.session.clock import ManualClock
+from companion.ui.app import make_app
+from tests.screen_text import visible_text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_each_card_shows_its_hiss_and_score_on_one_line(tmp_path: Path, lang: str) -> None:
+    app = make_app(tmp_path / "db.sqlite3", lang=lang, clock=ManualClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        live = app.start_session("cat-box", ["Ann", "Bo", "Cy"], {})
+        await app.settle()
+        for _i in range(5):
+            await pilot.pause()
+        await app.settle()
+        shown = visible_text(app)
+        state = live.state
+        assert state.display, shown
+        for card_id in state.display:  # the displayed cards, in order
+            card = state.card(card_id.card)
+            piece = _("hiss {n}").format(n=card.hiss) + "  " + _("score {n}").format(n=card.score)
+            assert piece in shown, (piece, shown)
