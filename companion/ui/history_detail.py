@@ -69,10 +69,10 @@ def options_text(game_id: str, options: Mapping[str, Any]) -> str:
         if spec is None:
             parts.append(f"{name}={json.dumps(value, ensure_ascii=False)}")
             continue
+        if value is None or value == "":
+            continue  # left empty on the form (a built-in default): nothing to say
         if isinstance(value, bool):
             shown = _("on") if value else _("off")
-        elif value is None or value == "":
-            shown = "–"
         elif spec.choices:
             shown = _(str(value))
         else:

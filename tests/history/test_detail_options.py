@@ -35,3 +35,17 @@ async def test_the_options_line_uses_the_forms_labels(tmp_path: Path, lang: str)
             assert spec.name + "=" not in heading, heading
             assert _(spec.label) in heading, heading
         assert _("on") in heading and "true" not in heading, heading
+
+
+async def test_an_option_left_empty_is_not_listed(tmp_path: Path) -> None:
+    """Meeple Circus listed "第一幕音乐：file.wav 或 countdown:秒数: –" for every act
+    whose music was left empty (the tour). Failed before the fix."""
+    app = make_app(tmp_path / "db.sqlite3", lang="zh", clock=ManualClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        live = app.start_session("meeple-circus", ["安", "博"], {})
+        await pilot.pause()
+        app.push_screen(SessionDetailScreen(app.store, live.id))
+        await pilot.pause()
+        heading = str(app.screen.query_one("#detail-heading", Static).render())
+        assert ": –" not in heading and "countdown" not in heading, heading
