@@ -68,3 +68,29 @@ async def test_the_title_names_the_game_the_host_named(tmp_path: Path) -> None:
         app.start_session("scorepad", ["Ann", "Bo"], {"game_name": "Carcassonne"})
         await pilot.pause()
         assert "Carcassonne ·" in visible_text(app).splitlines()[0]
+
+
+async def test_a_resumed_score_pad_opens_on_the_next_seat(tmp_path: Path) -> None:
+    """The tour (zh, after kill -9): Ann and Bo had scored, the resumed screen opened
+    on Ann, and "s 12 Enter" gave Ann the points meant for Cy. Failed before the fix."""
+    from companion.games.scorepad.rules import Score
+    from companion.widgets.dialogs import PromptDialog
+
+    db = tmp_path / "db.sqlite3"
+    app = make_app(db, lang="en", clock=ManualClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        live = app.start_session("scorepad", ["Ann", "Bo", "Cy"], {})
+        await pilot.pause()
+        live.act(Score("p1", 6))
+        live.act(Score("p2", 3))
+    app = make_app(db, lang="en", clock=ManualClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # "Continue an unfinished session?" → resume
+        for _i in range(3):
+            await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, PromptDialog)
+        assert "Points for Cy" in str(app.screen.question)
