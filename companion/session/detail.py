@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -192,6 +193,15 @@ def round_key(label: str) -> str:
     return label.split(",", 1)[0].strip()
 
 
+_ROUND = re.compile(r"^[A-Za-z]+ \d+$")
+
+
+def is_round(label: str) -> bool:
+    """Whether a progress label names a round/act ("act 3, evaluation"), not an end
+    state ("game over")."""
+    return bool(_ROUND.match(round_key(label)))
+
+
 def round_scores(steps: Sequence[ScoreStep]) -> list[RoundScores]:
     """The scores standing when each round/act label gave way to the next.
 
@@ -201,7 +211,11 @@ def round_scores(steps: Sequence[ScoreStep]) -> list[RoundScores]:
     out: list[RoundScores] = []
     for prev, step in itertools.pairwise(steps):
         if round_key(step.label) != round_key(prev.label) and prev.label:
-            out.append(RoundScores(round_key(prev.label), prev.scores))
+            # The step that ends the game ("game over" is no round) still scored the
+            # round it ended: Meeple Circus's last evaluation closes act 3, whose row
+            # had shown the standings without it.
+            ends = is_round(prev.label) and not is_round(step.label)
+            out.append(RoundScores(round_key(prev.label), step.scores if ends else prev.scores))
     if steps:
         last = steps[-1]
         changed = not out or dict(out[-1].scores) != dict(last.scores)
