@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
-from textual.widgets import DataTable, Footer, Header, Input, Label, Select
+from textual.widgets import DataTable, Header, Input, Label, Select
 
 from companion.games import GAMES
 from companion.i18n import N_, _, ngettext
@@ -45,6 +45,8 @@ from companion.ui.history_format import (
     winners_text,
 )
 from companion.widgets.dialogs import ConfirmDialog
+from companion.widgets.footer import KeyFooter
+from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
@@ -107,9 +109,9 @@ class HistoryScreen(Screen[None]):
                 prompt=_("All games"),
                 id="filter-game",
             )
-            yield Input(placeholder=_("Player"), id="filter-player")
-            yield Input(placeholder=_("From (YYYY-MM-DD)"), id="filter-since", max_length=10)
-            yield Input(placeholder=_("To (YYYY-MM-DD)"), id="filter-until", max_length=10)
+            yield TextInput(placeholder=_("Player"), id="filter-player")
+            yield TextInput(placeholder=_("From (YYYY-MM-DD)"), id="filter-since", max_length=10)
+            yield TextInput(placeholder=_("To (YYYY-MM-DD)"), id="filter-until", max_length=10)
             yield Select(
                 [
                     (_("finished"), "finished"),
@@ -121,7 +123,7 @@ class HistoryScreen(Screen[None]):
             )
         yield Label("", id="history-count", classes="hint")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = _("History")

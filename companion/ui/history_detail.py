@@ -7,6 +7,7 @@ the current rules; this screen only lays it out.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -14,9 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
+from companion.games import find_game
 from companion.i18n import N_, _
+from companion.rules.base import RuleError
 from companion.session.detail import Performance, SessionDetail, session_detail
 from companion.session.narrate import compact
 from companion.session.store import Store
@@ -33,6 +36,7 @@ from companion.ui.history_format import (
     status_label,
     when,
 )
+from companion.widgets.footer import KeyFooter
 from companion.widgets.translate import translate_bindings
 from companion.widgets.wide_plot import WidePlot
 
@@ -48,6 +52,33 @@ VERDICTS = {
     "undone": N_("undone"),
     "raw": N_("raw event"),
 }
+
+
+def options_text(game_id: str, options: Mapping[str, Any]) -> str:
+    """A session's options as the form showed them: each option's label and its value
+    in the host's words ("on", a translated choice), not ``target=10, highest_wins=true``
+    (internal names, English inside the Chinese history). An option this version does
+    not know keeps its stored form."""
+    try:
+        specs = {spec.name: spec for spec in find_game(game_id).load().options}
+    except RuleError:  # a game from a newer version
+        specs = {}
+    parts: list[str] = []
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is None:
+            parts.append(f"{name}={json.dumps(value, ensure_ascii=False)}")
+            continue
+        if value is None or value == "":
+            continue  # left empty on the form (a built-in default): nothing to say
+        if isinstance(value, bool):
+            shown = _("on") if value else _("off")
+        elif spec.choices:
+            shown = _(str(value))
+        else:
+            shown = str(value)
+        parts.append(f"{_(spec.label)}: {shown}")
+    return " · ".join(parts)
 
 
 class SessionDetailScreen(Screen[None]):
@@ -96,7 +127,7 @@ class SessionDetailScreen(Screen[None]):
                 yield DataTable(id="detail-timeline", cursor_type="row", zebra_stripes=True)
             with TabPane(_("Photo finish"), id="tab-photo"), VerticalScroll(id="detail-photo"):
                 yield from self._photo_widgets()
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = _("Session {id}").format(id=self.session_id[:8])
@@ -120,10 +151,8 @@ class SessionDetailScreen(Screen[None]):
             "\n" + _("Players: {names}").format(names=", ".join(p.name for p in d.row.players))
         )
         if d.row.options:
-            opts = ", ".join(
-                f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in d.row.options.items()
-            )
-            text.append("   " + _("Options: {options}").format(options=opts), style="dim")
+            opts = options_text(res.game, d.row.options)
+            text.append("\n" + _("Options: {options}").format(options=opts), style="dim")
         if d.outcome is not None:
             text.append("\n" + d.outcome.render(_), style="bold green")
         if d.error:

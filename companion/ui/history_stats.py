@@ -13,13 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Select, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
 
 from companion.i18n import N_, _, ngettext
 from companion.session.results import HistoryFilter, SessionResult, query_results
 from companion.session.stats import Statistics, compute, head_to_head, player_plays, rate
 from companion.session.store import Store
 from companion.ui.history_format import duration, game_name, number, percent, side_label
+from companion.widgets.footer import KeyFooter
 from companion.widgets.translate import translate_bindings
 from companion.widgets.wide_plot import WidePlot
 
@@ -78,7 +79,7 @@ class StatsScreen(Screen[None]):
                 with Horizontal(id="stats-plots"):
                     yield WidePlot(id="chart-player-plot")
                     yield WidePlot(id="chart-game-plot")
-        yield Footer()
+        yield KeyFooter()
 
     def _heading(self) -> str:
         text = ngettext("{n} session", "{n} sessions", self.stats.sessions).format(

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Label, OptionList
+from textual.widgets import DataTable, Header, Label, OptionList
 from textual.widgets.option_list import Option
 
 from companion.games import GAMES, find_game
@@ -20,6 +20,7 @@ from companion.session.results import session_title
 from companion.session.store import SessionRow, StoreError
 from companion.ui.history_format import game_name
 from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog
+from companion.widgets.footer import KeyFooter
 from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class HomeScreen(Screen[None]):
                 yield DataTable(id="unfinished", cursor_type="row", zebra_stripes=True)
                 yield Label(_("Past sessions"), classes="section-title")
                 yield DataTable(id="past", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = _("Home")

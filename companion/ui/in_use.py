@@ -14,10 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from companion.i18n import N_, _
 from companion.session.owner import DatabaseInUse
+from companion.widgets.footer import KeyFooter
 from companion.widgets.translate import translate_bindings
 
 
@@ -48,7 +49,7 @@ class InUseScreen(Screen[None]):
                 classes="hint",
                 markup=False,
             )
-        yield Footer()
+        yield KeyFooter()
 
     def action_history(self) -> None:
         from companion.ui.history import HistoryScreen

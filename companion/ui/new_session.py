@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, OptionList, Select, Switch
+from textual.widgets import DataTable, Header, Input, Label, OptionList, Select, Switch
 from textual.widgets.option_list import Option
 
 from companion.games import GameInfo
@@ -24,6 +24,8 @@ from companion.i18n import N_, _
 from companion.rules.base import OptionSpec, Player, RuleError
 from companion.session.store import StoreError
 from companion.widgets.dialogs import ConfirmDialog
+from companion.widgets.footer import KeyFooter
+from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
@@ -131,7 +133,7 @@ class PlayerDialog(ModalScreen[Seat | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(_("Name"))
-            yield Input(self.seat.name, id="player-name")
+            yield TextInput(self.seat.name, id="player-name")
             yield Label(_("Colour"))
             yield Select(
                 [(_(COLOUR_NAMES[c]), c) for c in COLOURS],
@@ -140,7 +142,7 @@ class PlayerDialog(ModalScreen[Seat | None]):
                 allow_blank=True,
             )
             yield Label(_("Birth date (optional, YYYY-MM-DD)"))
-            yield Input(self.seat.birth_date or "", id="player-birth", placeholder="2012-05-31")
+            yield TextInput(self.seat.birth_date or "", id="player-birth", placeholder="2012-05-31")
             yield Label("", id="player-error", classes="error")
             yield Label(_("[ctrl+s] save   [esc] cancel"), classes="hint")
 
@@ -165,7 +167,7 @@ class PlayerDialog(ModalScreen[Seat | None]):
         self.dismiss(None)
 
 
-class NameInput(Input):
+class NameInput(TextInput):
     """The new player's name: emptied the moment Enter submits it (by the app's Enter,
     in key order), so a burst of names and Enters seats each name on its own."""
 
@@ -233,7 +235,7 @@ class NewSessionScreen(Screen[None]):
                     yield Label(_(spec.label), classes="option-label")
                     yield self._option_widget(spec)
                     yield Label("", id=f"opt-error-{spec.name}", classes="error option-error")
-        yield Footer()
+        yield KeyFooter()
 
     def _option_widget(self, spec: OptionSpec) -> Switch | Input | Select[str]:
         wid = f"opt-{spec.name}"
@@ -241,7 +243,7 @@ class NewSessionScreen(Screen[None]):
         if spec.kind is bool:
             return Switch(bool(value), id=wid)
         if spec.kind is int:
-            return Input(str(value if value is not None else ""), id=wid, type="integer")
+            return TextInput(str(value if value is not None else ""), id=wid, type="integer")
         if spec.choices:
             return Select(
                 [(_(c), c) for c in spec.choices],
@@ -249,7 +251,7 @@ class NewSessionScreen(Screen[None]):
                 allow_blank=False,
                 id=wid,
             )
-        return Input(str(value or ""), id=wid)
+        return TextInput(str(value or ""), id=wid)
 
     def on_mount(self) -> None:
         self.sub_title = _("New session") + " · " + self.info.name(self.companion.lang)
@@ -342,27 +344,33 @@ class NewSessionScreen(Screen[None]):
 
     # ------------------------------------------------------------------ start
 
-    def read_options(self) -> dict[str, Any]:
-        """The form's option values; a non-number in a number field is a clear error."""
+    def read_options(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """The form's option values, and the problems of the number fields by option:
+        not a whole number, or outside the option's range. Each is shown next to its
+        field in the host's words (the rules' own check names the option by its
+        internal name, "Option target must be at least 0", under the seats)."""
         out: dict[str, Any] = {}
+        problems: dict[str, str] = {}
         for spec in self.game.options:
             widget = self.query_one(f"#opt-{spec.name}")
             if isinstance(widget, Switch | Select):
                 out[spec.name] = widget.value
             elif isinstance(widget, Input):
                 text = widget.value.strip()
-                if spec.kind is int:
-                    try:
-                        out[spec.name] = int(text) if text else spec.default
-                    except ValueError:
-                        raise ValueError(
-                            _("{option}: {value!r} is not a whole number.").format(
-                                option=_(spec.label), value=text
-                            )
-                        ) from None
-                else:
+                if spec.kind is not int:
                     out[spec.name] = text
-        return out
+                    continue
+                try:
+                    value = int(text) if text else spec.default
+                except ValueError:
+                    problems[spec.name] = _("{text!r} is not a whole number.").format(text=text)
+                    continue
+                out[spec.name] = value
+                if isinstance(value, int) and spec.minimum is not None and value < spec.minimum:
+                    problems[spec.name] = _("At least {minimum}.").format(minimum=spec.minimum)
+                elif isinstance(value, int) and spec.maximum is not None and value > spec.maximum:
+                    problems[spec.name] = _("At most {maximum}.").format(maximum=spec.maximum)
+        return out, problems
 
     def preparer_check(
         self,
@@ -387,17 +395,15 @@ class NewSessionScreen(Screen[None]):
             replace(Player(f"p{i}", s.name), colour=s.colour, birth_date=s.birth_date)
             for i, s in enumerate(self.seats, start=1)
         )
-        try:
-            options = self.read_options()
-        except ValueError as exc:
-            self.show_error(str(exc))
+        options, problems = self.read_options()
+        self.show_option_problems(problems)
+        if problems:
             return
         from companion.session.live import LiveSession
 
         app = self.companion
         seats = list(self.seats)
 
-        self.show_option_problems({})
         check_files = self.preparer_check()
 
         def start() -> LiveSession:  # on the writer thread: the UI never waits for the disk

@@ -17,13 +17,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from companion.hardware.config import TadaaConfig
 from companion.hardware.feed import PressFeed
 from companion.hardware.link import DevicePress
 from companion.i18n import N_, _
 from companion.rules.base import Player
+from companion.widgets.footer import KeyFooter
 from companion.widgets.translate import translate_bindings
 
 
@@ -49,7 +50,7 @@ class ButtonMapScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="bm-box"):
             yield Static("", id="bm-text")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.feed.capture = self._captured

@@ -27,6 +27,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from companion.i18n import N_, _
+from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
 
@@ -74,7 +75,7 @@ class PromptDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.question, classes="dialog-question")
-            yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
+            yield TextInput(self.value, placeholder=self.placeholder, id="prompt-input")
             yield Label("", id="prompt-error", classes="error")
 
     def problem(self, text: str) -> str | None:

@@ -35,13 +35,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from companion.i18n import N_, _
 from companion.rules.base import Action, Outcome, RuleError
 from companion.rules.guide import Guide, Say
 from companion.session.live import Change, LiveSession, StaleSessionError
 from companion.session.store import StoreError, db_problem
+from companion.widgets.footer import KeyFooter
 from companion.widgets.host import HostApp
 from companion.widgets.log_panel import LogPanel
 from companion.widgets.translate import translate_bindings
@@ -87,6 +88,17 @@ class GameScreen(Screen[None]):
         self._allowed_cache: tuple[int, frozenset[str]] | None = None
         self._log_wanted: bool | None = None
         translate_bindings(self)
+        self._phase_keys_first()
+
+    def _phase_keys_first(self) -> None:
+        """The game's own keys first, the keys every game screen shares (undo, home,
+        help, log …) after them: on 80 columns the footer cuts at the right, and the
+        key that ends the phase must stay visible. The help lists them in this order."""
+        shared = {b.key for b in Binding.make_bindings([*GameScreen.BINDINGS, *Screen.BINDINGS])}
+        table = self._bindings.key_to_bindings
+        ordered = sorted(table.items(), key=lambda item: item[0] in shared)  # stable
+        table.clear()
+        table.update(ordered)
 
     @property
     def companion(self) -> HostApp:
@@ -110,7 +122,7 @@ class GameScreen(Screen[None]):
                     yield from self.compose_game()
                 yield Static("", id="message-line", classes="message-line")
             yield LogPanel(self.session, id="log")
-        yield Footer()
+        yield KeyFooter()
 
     def compose_game(self) -> ComposeResult:
         """The game's own widgets (override)."""
@@ -120,7 +132,12 @@ class GameScreen(Screen[None]):
         """Render everything from ``self.session.state`` (override)."""
 
     def on_mount(self) -> None:
-        self.sub_title = f"{self.session.info.name(self.companion.lang)} · {self.session.id[:8]}"
+        # The host's own name for the game (the score pad's "Carcassonne"), as on Home.
+        guide = self.guide
+        name = guide.title(self.session.options) if guide is not None else None
+        self.sub_title = (
+            f"{name or self.session.info.name(self.companion.lang)} · {self.session.id[:8]}"
+        )
         self._refresh_all()
 
     def on_resize(self, event: events.Resize) -> None:

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from companion.i18n import N_, _
@@ -59,10 +59,13 @@ class HelpScreen(ModalScreen[None]):
         table.add_column(ratio=1)
         later: list[tuple[str, str]] = []
         seen: set[str] = set()
-        # Every binding of the screen, in the order it declares them (the footer's).
+        # Every binding of the screen, in the order it declares them (the footer's),
+        # but not Textual's own screen keys (Tab, copy): their English descriptions
+        # are no part of the game and have no translation.
+        textual_own = {b.action for b in Binding.make_bindings(Screen.BINDINGS)}
         bindings = [b for group in screen._bindings.key_to_bindings.values() for b in group]
         for b in bindings:
-            if b.action in seen or b.action == "help":
+            if b.action in seen or b.action == "help" or b.action in textual_own:
                 continue
             seen.add(b.action)
             key = screen.app.get_key_display(b)

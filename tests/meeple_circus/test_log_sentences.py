@@ -49,3 +49,29 @@ async def test_the_log_reads_as_sentences(tmp_path: Path, sounds: Path, lang: st
         for sentence in EXPECTED[lang]:
             assert "".join(sentence.split()) in flat, (sentence, text)
         assert "player=" not in text and "host_ns" not in text  # no key=value lines
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_log_names_a_built_in_track_by_its_title(
+    tmp_path: Path, sounds: Path, lang: str
+) -> None:
+    """Found on the tmux tour: "The music starts: big-top-march (2:05)." — the track's
+    id, English inside the Chinese log. Failed before the fix."""
+    from companion.audio.tracks import TRACK_TABLE
+    from companion.games.meeple_circus.guide import BUILT_IN_TRACK_TITLES
+    from companion.i18n import _
+
+    assert {t.id: t.title for t in TRACK_TABLE} == BUILT_IN_TRACK_TITLES
+    clock = ManualClock()
+    app = make_app(tmp_path / "mc.sqlite3", lang=lang, clock=clock, audio=FakeAudio())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo"], {})
+        await app.settle()
+        t = Table(app, pilot, clock, app.audio)
+        await t.keys("1", "p", "p")
+        await t.start_music()
+        log = t.screen.query_one(LogPanel)
+        flat = "".join("".join(strip.text for strip in log.lines).split())
+        assert "big-top-march" not in flat
+        assert "".join(_("Big Top March").split()) in flat, flat

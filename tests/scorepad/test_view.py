@@ -26,7 +26,7 @@ def test_a_game_by_hand_rounds_open_points_ranks_and_the_winner() -> None:
     state = play(state, Score("p3", 3), Score("p3", -1))
     view = pad_view(state)
     assert view.shown_rounds == (1,) and view.open_round == 2 and not view.ended
-    ann, bo, cy = view.rows
+    ann, _bo, cy = view.rows
     assert (ann.rounds, ann.open_points, ann.total, ann.rank) == ((5,), (), 5, 1)
     assert (cy.rounds, cy.open_points, cy.total, cy.rank) == ((2,), (3, -1), 4, 3)
     assert [r.leading for r in view.rows] == [True, True, False]  # the shared best total
@@ -78,11 +78,10 @@ def test_host_and_board_views_agree_and_add_up(
         seat_players([f"P{i}" for i in range(players)]), {"highest_wins": highest, "target": target}
     )
     for kind, seat, points in script:
-        action = {
-            "score": lambda: Score(state.players[seat % players].id, points),
-            "close": CloseRound,
-            "end": EndGame,
-        }[kind]()
+        if kind == "score":
+            action: Score | CloseRound | EndGame = Score(state.players[seat % players].id, points)
+        else:
+            action = CloseRound() if kind == "close" else EndGame()
         try:
             state = GAME.apply(state, action)
         except RuleError:

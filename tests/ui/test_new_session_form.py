@@ -133,7 +133,7 @@ async def test_same_table_again_prefills_seats_and_options(tmp_path: Path) -> No
         form = app.screen
         assert isinstance(form, NewSessionScreen)
         assert [s.name for s in form.seats] == ["Ann", "Bo", "Cy"]
-        assert form.read_options() == {"target": 50, "highest_wins": False, "game_name": ""}
+        assert form.read_options() == ({"target": 50, "highest_wins": False, "game_name": ""}, {})
         assert form.query_one(SeatTable).row_count == 3
         await pilot.press("ctrl+s")
         await app.settle()

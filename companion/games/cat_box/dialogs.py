@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol
 
+from rich.columns import Columns
+from rich.console import Group
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
@@ -168,21 +170,28 @@ class RollDialog(ModalScreen[RollResult | None]):
             if check is not None
             else Text(_("Type 3 common dice, then 1 or 2 player dice."), style="dim")
         )
-        options = Text()
+        header = Text()
         if self.stage == "override":
-            options.append(
-                _("Override ({reason}): any slot without your token").format(reason=self.reason)
-                + "\n",
+            header.append(
+                _("Override ({reason}): any slot without your token").format(reason=self.reason),
                 style="bold yellow",
             )
-        for key, card, slot in self.choices():  # side by side, wrapped: a short dialog
+        # Side by side in columns (a short dialog), each choice whole: wrapped as one
+        # line, "[4] 奶牛猫 1 (含 6)" had broken over two lines at 80 columns.
+        items = []
+        for key, card, slot in self.choices():
             condition = self.state.card(card).slots[slot - 1]
-            options.append(f"[{key}] ", style="bold")
-            options.append(
+            item = Text(f"[{key}] ", style="bold")
+            item.append(
                 f"{self.state.card(card).display_name(self.host.lang)} {slot} "
                 f"({condition_label(condition)})"
             )
-            options.append("   ")
+            items.append(item)
+        options = (
+            Group(header, Columns(items, padding=(0, 3)))
+            if header
+            else Columns(items, padding=(0, 3))
+        )
         self.query_one("#roll-choices", Static).update(options)
         self.query_one("#roll-keys", Label).update(self.key_help(check))
 

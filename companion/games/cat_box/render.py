@@ -94,7 +94,7 @@ MARKS = {"allowed": ("→", "bold green"), "met": ("✓", "green"), "": (" ", ""
 
 
 def card_panel(card: CardView, lang: str) -> Text:
-    """A displayed card: name, hiss value, score, envy pip, then one line per slot.
+    """A displayed card: name, hiss value and score, envy pip, then one line per slot.
 
     With a roll under way (host view), a slot the dice meet is marked ✓ and a slot
     where the token may go now is marked →; a card the total is above is marked hot.
@@ -105,7 +105,9 @@ def card_panel(card: CardView, lang: str) -> Text:
     out.append(_("hiss {n}").format(n=card.hiss), style="bold red" if card.heat else "bold yellow")
     out.append("  ")
     out.append(_("score {n}").format(n=card.score), style="bold green")
-    out.append("  ")
+    # The envy pip on a line of its own: at 80x24 a card is 17 columns wide, and the
+    # three on one line wrapped inside "score 3", the 3 under the next label.
+    out.append("\n")
     out.append(_("envy {face}").format(face=DIE_FACES[card.envy_pip - 1]), style="magenta")
     if card.heat == "bust":
         out.append("  " + _("BUST"), style="bold reverse red")

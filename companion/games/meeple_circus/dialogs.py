@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
@@ -38,6 +38,7 @@ from companion.games.meeple_circus.rules.state import (
 )
 from companion.i18n import N_, _
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
+from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
 SOURCE_LABELS = {
@@ -60,6 +61,9 @@ SOURCE_SHORT = {
     "guest_stars": N_("Guests"),
     "challenges": N_("Challenges"),
 }
+
+SHORT_SCREEN = 36
+"""Below this many lines the evaluation form packs one line a field."""
 
 _SEPARATORS = re.compile(r"[\s,，、;；+]+")
 
@@ -175,27 +179,35 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
         return out
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog mc-score-dialog"):
+        # It scrolls and follows the focus, and says how to save right under its title;
+        # a problem shows under the fields, above the breakdown: at 80x24 the form
+        # (96 columns, 3 lines a field) ran past the screen's edge and bottom, with
+        # the message and the keys out of sight.
+        with VerticalScroll(classes="dialog mc-score-dialog", can_focus=False):
             title = (
                 _("Correct the evaluation of {name}, act {act}")
                 if self.correcting
                 else _("Evaluation of {name}, act {act}")
             )
             yield Label(title.format(name=self.player_name, act=self.act), classes="section-title")
+            yield Label(_("enter or ctrl+s: save · escape: cancel"), classes="hint")
             for fid, label, placeholder in self.fields():
                 with Horizontal(classes="mc-field"):
                     yield Label(label, classes="mc-field-label")
-                    yield Input(
+                    yield TextInput(
                         self.initial_text(fid),
                         placeholder=placeholder,
                         id=f"mc-{fid}",
                         classes="mc-field-input",
                     )
-            yield Static("", id="mc-breakdown")
             yield Label("", id="mc-score-error", classes="error")
-            yield Label(_("enter or ctrl+s: save · escape: cancel"), classes="hint")
+            yield Static("", id="mc-breakdown")
 
     def on_mount(self) -> None:
+        if self.app.size.height < SHORT_SCREEN:  # one line a field, so all of them fit
+            self.add_class("-short")
+            for field in self.query(TextInput):
+                field.compact = True
         self._update()
 
     def on_input_changed(self, event: Input.Changed) -> None:

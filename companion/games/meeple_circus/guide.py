@@ -41,6 +41,16 @@ from companion.games.meeple_circus.units import NS_PER_S, format_elapsed, format
 from companion.rules.base import N_, Action, PlayerId
 from companion.rules.guide import Guide, Say, say
 
+BUILT_IN_TRACK_TITLES: dict[str, str] = {
+    "big-top-march": N_("Big Top March"),
+    "jugglers-galop": N_("The Jugglers' Galop"),
+    "tightrope-waltz": N_("Tightrope Waltz"),
+    "clown-car-polka": N_("Clown Car Polka"),
+    "grand-finale": N_("Grand Finale March"),
+}
+"""The built-in tracks' titles by id (``companion.audio.tracks`` holds the same; the
+guide may not import it): the log says "Big Top March", not "big-top-march"."""
+
 STATUS_WORDS = {
     "counted": N_("counts"),
     "false-start": N_("false start"),
@@ -310,6 +320,8 @@ class MeepleCircusGuide(Guide[CircusState]):
         what: Say | str
         if track.startswith("countdown:") or not track:
             what = say(N_("a plain countdown"))
+        elif track in BUILT_IN_TRACK_TITLES:
+            what = say(BUILT_IN_TRACK_TITLES[track])
         else:
             what = track.removeprefix("file:")
         length = format_length(action.length_ns)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.errors import StyleSyntaxError
 from rich.style import Style
@@ -23,7 +24,13 @@ from rich.text import Text
 from companion.games.meeple_circus import view
 from companion.games.meeple_circus.dialogs import SOURCE_SHORT
 from companion.games.meeple_circus.music import Music
-from companion.games.meeple_circus.rules.state import SOURCES, CircusState
+from companion.games.meeple_circus.rules.state import (
+    CHALLENGE_ACTS,
+    GUEST_STAR_ACTS,
+    SOURCES,
+    SPEED_TOKEN_ACTS,
+    CircusState,
+)
 from companion.games.meeple_circus.rules.timing import Attempt
 from companion.games.meeple_circus.units import format_length
 from companion.i18n import _
@@ -144,33 +151,56 @@ def undecided_text(state: CircusState) -> Text:
     return text
 
 
+def act_sources(number: int) -> tuple[str, ...]:
+    """The scoring sources an act can have: no speed tokens in act 3, guest stars from
+    act 2, challenges only in act 3 (the others would be a column of dashes)."""
+    return tuple(
+        s
+        for s in SOURCES
+        if (s != "speed" or number in SPEED_TOKEN_ACTS)
+        and (s != "guest_stars" or number in GUEST_STAR_ACTS)
+        and (s != "challenges" or number in CHALLENGE_ACTS)
+    )
+
+
 def evaluation_view(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Table:
+    """The act's evaluations. The key and the name share one column that never wraps
+    or shortens, the act's sources only, so 80 columns keep names and numbers (they
+    had read "Pla… Dem… Yel…", "● / Ann" on two lines)."""
     act = state.act
     assert act is not None
+    sources = act_sources(act.number)
     table = Table(
-        title=_("Evaluation of act {n}").format(n=act.number), expand=True, show_edge=False
+        title=_("Evaluation of act {n}").format(n=act.number),
+        expand=True,
+        show_edge=False,
+        collapse_padding=True,
     )
-    table.add_column(_("Key"), justify="center", no_wrap=True)
-    table.add_column(_("Player"))
-    for source in SOURCES:
-        table.add_column(_(SOURCE_SHORT[source]), justify="right")
-    table.add_column(_("Act"), justify="right")
-    table.add_column(_("Total"), justify="right")
+    table.add_column(_("Player"), no_wrap=True)
+    for source in sources:
+        # A header wraps between words, never inside a Latin word; Chinese wraps
+        # between characters (three a line at least).
+        header = _(SOURCE_SHORT[source])
+        widest = max(
+            cell_len(word) if cell_len(word) == len(word) else min(cell_len(word), 6)
+            for word in header.split()
+        )
+        table.add_column(header, justify="right", min_width=widest, overflow="fold")
+    table.add_column(_("Act"), justify="right", no_wrap=True)
+    table.add_column(_("Total"), justify="right", no_wrap=True)
     totals = state.totals()
     for index, player in enumerate(state.players):
         score = act.score_of(player.id)
-        cells: list[str | Text] = [
-            f"[{keys[index]}]",
-            name_text(player.name, player.colour),
-        ]
+        who = Text(f"[{keys[index]}] ")
+        who.append_text(name_text(player.name, player.colour))
+        cells: list[str | Text] = [who]
         if score is None:
             token = act.token_of(player.id)
-            cells += ["—"] * len(SOURCES)
-            cells[2 + SOURCES.index("speed")] = str(token) if token else "—"
+            cells += [(str(token) if token else "—") if s == "speed" else "—" for s in sources]
             cells += [Text(_("to score"), style="italic"), str(totals[player.id])]
         else:
             breakdown = score.breakdown()
-            cells += [str(breakdown[s]) for s in SOURCES]
+            cells += [str(breakdown[s]) for s in sources]
             cells += [
                 Text(str(score.total), style="bold"),
                 Text(str(totals[player.id]), style="bold"),

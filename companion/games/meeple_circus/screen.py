@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from concurrent.futures import Future
 from typing import Any, ClassVar, cast
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -62,6 +62,8 @@ from companion.widgets.game_screen import GameScreen
 KEYBOARD_UNCERTAINTY_NS = 20 * NS_PER_MS
 """Half-width of a keyboard press's time interval (see the module docstring)."""
 TICK_S = 0.1
+SHORT_SCREEN = 36
+"""Below this many lines the countdown box shrinks to its digits (see ``on_resize``)."""
 PANES = {
     "first-player": "mc-first",
     "preparation": "mc-prep",
@@ -153,6 +155,12 @@ class MeepleCircusScreen(GameScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.set_interval(TICK_S, self.tick)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """On a short terminal (80x24) the countdown keeps one line of digits, so the
+        music line (and why it is silent) and the Tadaa! order stay on screen below it;
+        taller terminals give it room to grow."""
+        self.set_class(event.size.height < SHORT_SCREEN, "-short")
 
     def on_unmount(self) -> None:
         self.sound.close()

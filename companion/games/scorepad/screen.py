@@ -102,6 +102,21 @@ class ScorepadScreen(GameScreen):
             done,
         )
 
+    def on_mount(self) -> None:
+        # (Textual also runs GameScreen.on_mount, which fills the table.)
+        self.call_after_refresh(self._resume_cursor)
+
+    def _resume_cursor(self) -> None:
+        """A resumed round opens on the seat after the last one scored in it (it had
+        opened on the first seat, so the next points went to the wrong player)."""
+        state = self.pad
+        if state.current and state.ended is None:
+            last = state.current[-1][0]
+            ids = [p.id for p in state.players]
+            if last in ids:
+                table = self.query_one("#pad", DataTable)
+                table.move_cursor(row=(ids.index(last) + 1) % len(ids))
+
     def _next_player(self) -> None:
         """After writing a player's points the cursor moves on to the next seat."""
         table = self.query_one("#pad", DataTable)
