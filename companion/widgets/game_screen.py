@@ -35,13 +35,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from companion.i18n import N_, _
 from companion.rules.base import Action, Outcome, RuleError
 from companion.rules.guide import Guide, Say
 from companion.session.live import Change, LiveSession, StaleSessionError
 from companion.session.store import StoreError, db_problem
+from companion.widgets.footer import KeyFooter
 from companion.widgets.host import HostApp
 from companion.widgets.log_panel import LogPanel
 from companion.widgets.translate import translate_bindings
@@ -110,7 +111,7 @@ class GameScreen(Screen[None]):
                     yield from self.compose_game()
                 yield Static("", id="message-line", classes="message-line")
             yield LogPanel(self.session, id="log")
-        yield Footer()
+        yield KeyFooter()
 
     def compose_game(self) -> ComposeResult:
         """The game's own widgets (override)."""

@@ -1,0 +1,64 @@
+"""The footer of every screen: Textual's, recomposed once per change of what it shows.
+
+Textual's ``Footer`` rebuilds all its keys (a widget each, styled three times as it
+mounts) every time the screen publishes "bindings updated", and a screen publishes
+that for every focus change, every reactive with ``bindings=True`` and every
+``refresh_bindings()``. Opening a game screen published it 5–10 times, and the footer
+was rebuilt each time (issue 12/13, docs/PERFORMANCE.md "Opening a game screen"): a
+third of the opening. This footer waits for the frame, then rebuilds only if the keys
+it would show (key, label, enabled or dimmed, tooltip) differ from the ones it shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.screen import Screen
+from textual.widgets import Footer
+
+Shown = tuple[tuple[Any, ...], ...]
+
+
+class KeyFooter(Footer):
+    """``Footer`` with coalesced, change-only rebuilds."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._shown: Shown | None = None
+        self._pending = False
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen and not self._pending:
+            self._pending = True
+            self.call_after_refresh(self._rebuild_if_changed)
+
+    def shown(self) -> Shown:
+        """What the footer would show now, as plain data."""
+        app = self.app
+        keys = [
+            (
+                key,
+                active.binding.action,
+                active.binding.description,
+                active.binding.show,
+                active.binding.group,
+                app.get_key_display(active.binding),
+                active.enabled,
+                active.tooltip,
+            )
+            for key, active in self.screen.active_bindings.items()
+        ]
+        return (*keys, (self.show_command_palette, app.ENABLE_COMMAND_PALETTE))
+
+    async def _rebuild_if_changed(self) -> None:
+        self._pending = False
+        if not self.is_attached:
+            return
+        shown = self.shown()
+        if shown == self._shown:
+            return
+        self._shown = shown
+        await self.recompose()
