@@ -57,12 +57,14 @@ app.run(headless=True)
 """
 
 
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+ENV = dict(os.environ)
 
 
-def one(code: str, *args: str) -> float:
+def one(code: str, *args: str, tree: Path = ROOT) -> float:
+    """One new process running ``code`` with the companion of ``tree`` importable."""
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code, *args], check=True, cwd=ROOT, env=ENV)
+    env = {**ENV, "PYTHONPATH": str(tree)}
+    subprocess.run([sys.executable, "-c", code, *args], check=True, cwd=tree, env=env)
     return time.perf_counter() - t0
 
 
@@ -75,6 +77,11 @@ def main() -> None:
         action="store_true",
         help="keep PYTHONDONTWRITEBYTECODE as the environment has it",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="also time the companion checked out in this folder (git worktree add …)",
+    )
     args = parser.parse_args()
     if not args.no_bytecode_cache:
         ENV.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -85,19 +92,27 @@ def main() -> None:
     )
     bare: list[float] = []
     companion: list[float] = []
+    baseline: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        one(BARE)  # warm the file cache for both
+        one(BARE)  # warm the file cache (and write the bytecode caches) for each
         one(COMPANION, str(Path(tmp) / "warm.sqlite3"), args.lang)
+        if args.baseline:
+            one(COMPANION, str(Path(tmp) / "warm-b.sqlite3"), args.lang, tree=args.baseline)
         for i in range(args.runs):
             bare.append(one(BARE))
             companion.append(one(COMPANION, str(Path(tmp) / f"s{i}.sqlite3"), args.lang))
-    mb, mc = statistics.median(bare), statistics.median(companion)
+            if args.baseline:
+                db = str(Path(tmp) / f"b{i}.sqlite3")
+                baseline.append(one(COMPANION, db, args.lang, tree=args.baseline))
+    mb = statistics.median(bare)
     print(f"bare Textual app (Header, Static, Footer): median {mb * 1e3:.0f} ms, n={len(bare)}")
-    print(
-        f"companion to home screen ({args.lang}):        median {mc * 1e3:.0f} ms, "
-        f"max {max(companion) * 1e3:.0f} ms"
-    )
-    print(f"ratio of medians: {mc / mb:.2f}x")
+    for name, times in (("companion", companion), ("baseline", baseline)):
+        if times:
+            mc = statistics.median(times)
+            print(
+                f"{name} to home screen ({args.lang}): median {mc * 1e3:.0f} ms, "
+                f"max {max(times) * 1e3:.0f} ms, ratio of medians {mc / mb:.2f}x"
+            )
 
 
 if __name__ == "__main__":
