@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, OptionList, Static
+from textual.widgets import Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.games import GAMES, find_game
@@ -22,6 +22,7 @@ from companion.session.results import session_title
 from companion.session.store import SessionRow, StoreError
 from companion.ui.history_format import game_name
 from companion.widgets.dialogs import ChoiceDialog, ConfirmDialog
+from companion.widgets.footer import KeyFooter
 from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ class HomeScreen(Screen[None]):
                 yield Label(_("Past sessions"), classes="section-title")
                 yield past.header
                 yield past
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = _("Home")
