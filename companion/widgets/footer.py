@@ -7,14 +7,20 @@ that for every focus change, every reactive with ``bindings=True`` and every
 was rebuilt each time (issue 12/13, docs/PERFORMANCE.md "Opening a game screen"): a
 third of the opening. This footer waits for the frame, then rebuilds only if the keys
 it would show (key, label, enabled or dimmed, tooltip) differ from the ones it shows.
+
+Each key bound to the footer's ``compact`` also arrived with ``compact`` on (its own
+default) and was switched to the footer's value once mounted: two restyles per key for
+nothing. Those keys are given the footer's value before they mount.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 Shown = tuple[tuple[Any, ...], ...]
 
@@ -26,6 +32,15 @@ class KeyFooter(Footer):
         super().__init__(**kwargs)
         self._shown: Shown | None = None
         self._pending = False
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            # A key bound to the footer's ``compact`` gets its value now: no class flip
+            # (and restyle) at mount. The palette key is not bound and keeps its own.
+            bound = widget._reactive_connect or {}
+            if isinstance(widget, FooterKey) and "compact" in bound:
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True
