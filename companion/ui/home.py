@@ -7,11 +7,13 @@ from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Label, OptionList
+from textual.widgets import Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.games import GAMES, find_game
@@ -27,6 +29,11 @@ if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
 
 PAST_LIMIT = 50
+COLUMN_GAP = 2
+"""Spaces between two columns of a session list."""
+MAX_COLUMN = 36
+"""A column is padded to its widest cell up to this many cells (a longer cell, say a
+table of ten players, pushes that row's later cells right rather than being cut)."""
 
 
 def player_names(row: SessionRow) -> str:
@@ -42,6 +49,53 @@ def winner_names(row: SessionRow) -> str:
 
 def short_time(iso: str) -> str:
     return iso[:16].replace("T", " ")
+
+
+def aligned(cells: Sequence[str], widths: Sequence[int]) -> str:
+    """``cells`` as one line, each but the last padded to its column's width (in cells,
+    so that Chinese names line up)."""
+    pairs = zip(cells, widths, strict=True)
+    parts = [cell + " " * max(0, width - cell_len(cell)) for cell, width in pairs]
+    parts[-1] = cells[-1]
+    return (" " * COLUMN_GAP).join(parts).rstrip()
+
+
+class SessionList(OptionList):
+    """A list of sessions, one row each, under a line of column titles.
+
+    The home screen's lists only show rows and move a cursor: an ``OptionList`` does
+    that for a fraction of a ``DataTable``'s start-up cost (its stylesheet, its column
+    machinery and a second scroll view), and every row is a plain ``Text`` (a name
+    with brackets is never read as markup). Each option's id is the session's id.
+    """
+
+    def __init__(self, titles: Sequence[str], *, id: str) -> None:
+        super().__init__(id=id, compact=True)  # no box: a highlighted row, like a table
+        self.titles = tuple(titles)
+        self.header = Static(classes="session-columns", markup=False)
+
+    def show(self, rows: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """Replace the rows (``(session id, cells)``), keeping the cursor on the same
+        session when it is still listed."""
+        widths = [
+            min(MAX_COLUMN, max([cell_len(title)] + [cell_len(cells[i]) for _key, cells in rows]))
+            for i, title in enumerate(self.titles)
+        ]
+        self.header.update(aligned(self.titles, widths))
+        kept = self.highlighted_id
+        self.clear_options()
+        self.add_options([Option(Text(aligned(cells, widths)), id=key) for key, cells in rows])
+        ids = [key for key, _cells in rows]
+        if ids:
+            self.highlighted = ids.index(kept) if kept in ids else 0
+
+    @property
+    def highlighted_id(self) -> str | None:
+        """The session id under the cursor (None on an empty list)."""
+        index = self.highlighted
+        if index is None or not 0 <= index < self.option_count:
+            return None
+        return self.get_option_at_index(index).id
 
 
 class HomeScreen(Screen[None]):
@@ -67,80 +121,84 @@ class HomeScreen(Screen[None]):
         return self.app
 
     def compose(self) -> ComposeResult:
+        unfinished = SessionList(
+            (_("Started"), _("Game"), _("Players"), _("Entries")), id="unfinished"
+        )
+        past = SessionList((_("Started"), _("Game"), _("Players"), _("Winners")), id="past")
         yield Header(show_clock=True)
         with Horizontal(id="home"):
             with Vertical(id="home-games"):
                 yield Label(_("New session"), classes="section-title")
-                yield OptionList(id="games")
+                yield OptionList(
+                    *(Option(Text(info.name(self.companion.lang)), id=info.id) for info in GAMES),
+                    id="games",
+                )
             with Vertical(id="home-sessions"):
                 yield Label(_("Unfinished sessions"), classes="section-title")
-                yield DataTable(id="unfinished", cursor_type="row", zebra_stripes=True)
+                yield unfinished.header
+                yield unfinished
                 yield Label(_("Past sessions"), classes="section-title")
-                yield DataTable(id="past", cursor_type="row", zebra_stripes=True)
+                yield past.header
+                yield past
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = _("Home")
-        lang = self.companion.lang
+        unfinished = self.reload()
         games = self.query_one("#games", OptionList)
-        for info in GAMES:
-            games.add_option(Option(info.name(lang), id=info.id))
-        for table_id in ("#unfinished", "#past"):
-            table = self.query_one(table_id, DataTable)
-            table.add_columns(
-                _("Started"),
-                _("Game"),
-                _("Players"),
-                _("Winners") if table_id == "#past" else _("Entries"),
-            )
-        self.reload()
         games.highlighted = 0
         games.focus()
-        unfinished = self.companion.store.sessions(status="active")
         if unfinished:
-            self.app.push_screen(ResumeDialog(unfinished, lang), self._resume_chosen)
+            self.app.push_screen(ResumeDialog(unfinished, self.companion.lang), self._resume_chosen)
 
     def on_screen_resume(self) -> None:
         self.reload()
 
-    def reload(self) -> None:
+    def reload(self) -> list[SessionRow]:
+        """Fill both lists from the store; returns the unfinished sessions."""
         store = self.companion.store
         lang = self.companion.lang
-        unfinished = self.query_one("#unfinished", DataTable)
-        unfinished.clear()
-        for row in store.sessions(status="active"):
-            unfinished.add_row(
-                short_time(row.started_at),
-                game_name(row.game, lang, session_title(row.game, row.options)),
-                player_names(row),
-                str(store.last_seq(row.id)),
-                key=row.id,
-            )
-        past = self.query_one("#past", DataTable)
-        past.clear()
-        for row in store.sessions(limit=PAST_LIMIT):
-            if row.status == "active":
-                continue
-            winners = winner_names(row) if row.status == "finished" else _("abandoned")
-            past.add_row(
-                short_time(row.started_at),
-                game_name(row.game, lang, session_title(row.game, row.options)),
-                player_names(row),
-                winners,
-                key=row.id,
-            )
+        active = store.sessions(status="active")
+        self.query_one("#unfinished", SessionList).show(
+            [
+                (
+                    row.id,
+                    (
+                        short_time(row.started_at),
+                        game_name(row.game, lang, session_title(row.game, row.options)),
+                        player_names(row),
+                        str(store.last_seq(row.id)),
+                    ),
+                )
+                for row in active
+            ]
+        )
+        self.query_one("#past", SessionList).show(
+            [
+                (
+                    row.id,
+                    (
+                        short_time(row.started_at),
+                        game_name(row.game, lang, session_title(row.game, row.options)),
+                        player_names(row),
+                        winner_names(row) if row.status == "finished" else _("abandoned"),
+                    ),
+                )
+                for row in store.sessions(limit=PAST_LIMIT)
+                if row.status != "active"
+            ]
+        )
+        return active
 
     # ------------------------------------------------------------------ actions
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id:
+        if event.option_list.id == "unfinished":
+            self._resume_chosen(event.option.id)
+        elif event.option_list.id == "games" and event.option.id:
             from companion.ui.new_session import NewSessionScreen
 
             self.app.push_screen(NewSessionScreen(find_game(event.option.id)))
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.data_table.id == "unfinished" and event.row_key.value:
-            self._resume_chosen(event.row_key.value)
 
     def action_new_session(self) -> None:
         """The form for the highlighted game (the first one if none is)."""
@@ -152,21 +210,13 @@ class HomeScreen(Screen[None]):
         self.app.push_screen(NewSessionScreen(GAMES[index]))
 
     def _selected_unfinished(self) -> str | None:
-        table = self.query_one("#unfinished", DataTable)
-        if table.row_count == 0:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        return str(key.value) if key.value else None
+        return self.query_one("#unfinished", SessionList).highlighted_id
 
     def _selected_session(self) -> str | None:
-        """The highlighted row of the session table that has focus (else unfinished)."""
+        """The highlighted row of the session list that has focus (else unfinished)."""
         focused = self.focused
-        table_id = "#past" if isinstance(focused, DataTable) and focused.id == "past" else None
-        table = self.query_one(table_id or "#unfinished", DataTable)
-        if table.row_count == 0:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        return str(key.value) if key.value else None
+        list_id = "#past" if isinstance(focused, SessionList) and focused.id == "past" else None
+        return self.query_one(list_id or "#unfinished", SessionList).highlighted_id
 
     def action_play_again(self) -> None:
         """A new session of the same game with the same seats and options (a rematch)."""
