@@ -24,8 +24,11 @@ Design decisions:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
+from dataclasses import replace
+from string import Formatter
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar, cast
 
 from rich.text import Text
@@ -38,7 +41,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from companion.i18n import N_, _
-from companion.rules.base import Action, Outcome, RuleError
+from companion.rules.base import Action, Outcome, Player, RuleError
 from companion.rules.guide import Guide, Say
 from companion.session.live import Change, LiveSession, StaleSessionError
 from companion.session.store import StoreError, db_problem
@@ -259,15 +262,24 @@ class GameScreen(Screen[None]):
         if outcome is None:
             banner.add_class("hidden")
         else:
-            banner.update(end_banner(self.session, outcome))
+            banner.update(end_banner(self.session.players, outcome))
             banner.remove_class("hidden")
         self.refresh_bindings()
 
 
-def end_banner(session: LiveSession, outcome: Outcome) -> str:
-    """ "🏆 Game over — <summary> · Winners: A, B" (every end banner names the winners)."""
-    names = [p.name for p in session.players if p.id in outcome.winners]
+def end_banner(players: Sequence[Player], outcome: Outcome) -> str:
+    """ "🏆 Game over — <summary>", naming each winner once, in seat order.
+
+    A summary that names the winners itself does so with its ``{names}`` field (the
+    convention of every game's ``outcome``): the banner fills that field with the
+    winners in seat order and adds nothing. Any other summary gets "Winners: A, B"
+    after it. Before, both happened and every winner was named twice."""
+    winners = set(outcome.winners)
+    names = ", ".join(p.name for p in players if p.id in winners)
+    fields = {field for _lit, field, _spec, _conv in Formatter().parse(outcome.summary) if field}
+    if "names" in fields:
+        outcome = replace(outcome, params=MappingProxyType({**outcome.params, "names": names}))
     text: str = "🏆 " + _("Game over") + " — " + outcome.render(_)
-    if names:
-        text += "  ·  " + _("Winners: {names}").format(names=", ".join(names))
+    if names and "names" not in fields:
+        text += "  ·  " + _("Winners: {names}").format(names=names)
     return text
