@@ -35,7 +35,7 @@ from rich.text import Text
 from textual import events
 from textual.actions import parse as parse_action_text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
@@ -165,6 +165,32 @@ class GameScreen(Screen[None]):
         if types is None or allowed is None:
             return True
         return True if allowed.intersection(types) else None
+
+    def is_phase_key(self, active: ActiveBinding) -> bool:
+        """A key of the game itself: bound on one of the game's widgets (the vote grid)
+        or mapped to the rules' action types — as against undo, home, help, log."""
+        if active.node is not self:
+            return active.node is not self.app
+        try:
+            _ns, name, _params = parse_action_text(active.binding.action)
+        except Exception:  # an action string Textual itself would refuse
+            return False
+        return name in self.ACTION_TYPES
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual's active keys in the footer's order: the keys of the phase first, then
+        the screen's own (undo, home, help, log), then the keys that do nothing now
+        (dimmed). At 80 columns the footer is cut at the right: the key that ends the
+        phase must not be the one cut off."""
+
+        def rank(item: tuple[str, ActiveBinding]) -> int:
+            active = item[1]
+            if not active.enabled:
+                return 2
+            return 0 if self.is_phase_key(active) else 1
+
+        return dict(sorted(super().active_bindings.items(), key=rank))
 
     def refusal(self, action: str) -> Say | None:
         """The guide's reason why the key bound to ``action`` does nothing now."""
