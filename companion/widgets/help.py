@@ -26,9 +26,19 @@ if TYPE_CHECKING:
 
 
 NOT_LISTED = frozenset(
-    {"help", "app.focus_next", "app.focus_previous", "screen.copy_text", "command_palette"}
+    {
+        "help",
+        "app.focus_next",
+        "app.focus_previous",
+        "focus_next",
+        "focus_previous",
+        "submit_field",
+        "screen.copy_text",
+        "command_palette",
+    }
 )
-"""Actions the help leaves out: itself, and Textual's keys that are no game's."""
+"""Actions the help leaves out: itself, and the keys of fields and of Textual itself
+(Tab, Enter, copy), which are no game's."""
 
 
 class HelpScreen(ModalScreen[None]):

@@ -91,5 +91,6 @@ async def test_help_lists_the_phase_keys_first_and_no_action_names(tmp_path, lan
         assert isinstance(app.screen, HelpScreen)
         shown = visible_text(app)
         assert "seat(" not in shown and "Focus Next" not in shown
+        assert tr(lang, "Next field") not in shown and tr(lang, "Submit") not in shown
         first, undo = shown.find(tr(lang, "Next prompt")), shown.find(tr(lang, "Undo"))
         assert 0 <= first < undo, shown
