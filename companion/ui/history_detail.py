@@ -27,6 +27,7 @@ from companion.ui.history_format import (
     duration,
     game_name,
     number,
+    options_text,
     progress_label,
     side_label,
     source_label,
@@ -120,9 +121,7 @@ class SessionDetailScreen(Screen[None]):
             "\n" + _("Players: {names}").format(names=", ".join(p.name for p in d.row.players))
         )
         if d.row.options:
-            opts = ", ".join(
-                f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in d.row.options.items()
-            )
+            opts = options_text(res.game, d.row.options)
             text.append("   " + _("Options: {options}").format(options=opts), style="dim")
         if d.outcome is not None:
             text.append("\n" + d.outcome.render(_), style="bold green")
