@@ -38,6 +38,8 @@ from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 
 from companion.i18n import N_, _
@@ -125,6 +127,21 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = f"{self.session.info.name(self.companion.lang)} · {self.session.id[:8]}"
         self._refresh_all()
+
+    def set_focus(
+        self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False
+    ) -> None:
+        """Focus a widget; a table inside the game view does not scroll the view to itself.
+
+        The top of a game view (the phase banner, whose turn, the board) matters more
+        than a focused table lower down, which scrolls its own rows: Textual's
+        scroll-into-view had opened the Shadow Cats setup at 80x24 with its banner and
+        the top of its board off screen. A field (an ``Input``) is still scrolled to,
+        so nothing is typed out of sight."""
+        in_view = widget is not None and any(a.id == "game-view" for a in widget.ancestors)
+        if in_view and isinstance(widget, ScrollView):
+            scroll_visible = False
+        super().set_focus(widget, scroll_visible, from_app_focus)
 
     def on_resize(self, event: events.Resize) -> None:
         self._place_log(event.size.width)
