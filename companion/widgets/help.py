@@ -77,11 +77,14 @@ class HelpScreen(ModalScreen[None]):
         seen: set[str] = set()
         # The footer's keys in the footer's order (the phase's keys first, the focused
         # widget's included), without the aliases that have no words of their own
-        # (seat keys 2…0 beside "1–0") and Textual's own focus and copy keys.
+        # (seat keys 2…0 beside "1–0"), Textual's own focus and copy keys, and a
+        # widget's hidden navigation keys (a table's cursor and page keys).
         for active in screen.active_bindings.values():
             b = active.binding
             if b.action in seen or b.action in NOT_LISTED or not b.description:
                 continue
+            if not b.show and active.node is not screen:
+                continue  # a widget's own navigation (a table's cursor keys, page up…)
             seen.add(b.action)
             key = screen.app.get_key_display(b)
             reason = screen.refusal(b.action) if active.node is screen else None

@@ -94,3 +94,20 @@ async def test_help_lists_the_phase_keys_first_and_no_action_names(tmp_path, lan
         assert tr(lang, "Next field") not in shown and tr(lang, "Submit") not in shown
         first, undo = shown.find(tr(lang, "Next prompt")), shown.find(tr(lang, "Undo"))
         assert 0 <= first < undo, shown
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_help_leaves_out_a_focused_tables_navigation_keys(tmp_path, lang):
+    """The Shadow Cats players table is focused: its hidden cursor/page keys (English
+    words from Textual, "Cursor up") are no game's keys and stay out of the help."""
+    app = make_app(tmp_path / "db.sqlite3", lang=lang, clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_session("shadow-cats", NAMES[:4], {})
+        await app.settle()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        shown = visible_text(app)
+        assert "Cursor up" not in shown and "Page up" not in shown
+        assert tr(lang, "Start game") in shown
