@@ -165,7 +165,9 @@ class Outcome:
     """How a game ended: winners (ties share the win) and final scores.
 
     ``termination`` is a short stable code (``"target-reached"``, ``"smuggles"``…)
-    and ``summary`` an English template with ``params`` for the banner.
+    and ``summary`` an English template with ``params`` for the banner. A summary that
+    names the winners does so with its ``{names}`` field (``params["names"]``, seat order):
+    the end banner fills that field itself and then adds no "Winners:" list of its own.
     ``scores`` may be empty for games without points; ``sides`` maps players to a
     side/role (``"police"``, ``"meowfia"``…) where the game has sides.
     """

@@ -7,7 +7,6 @@ the current rules; this screen only lays it out.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -17,9 +16,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
-from companion.games import find_game
 from companion.i18n import N_, _
-from companion.rules.base import RuleError
 from companion.session.detail import Performance, SessionDetail, session_detail
 from companion.session.narrate import compact
 from companion.session.store import Store
@@ -30,6 +27,7 @@ from companion.ui.history_format import (
     duration,
     game_name,
     number,
+    options_text,
     progress_label,
     side_label,
     source_label,
@@ -52,33 +50,6 @@ VERDICTS = {
     "undone": N_("undone"),
     "raw": N_("raw event"),
 }
-
-
-def options_text(game_id: str, options: Mapping[str, Any]) -> str:
-    """A session's options as the form showed them: each option's label and its value
-    in the host's words ("on", a translated choice), not ``target=10, highest_wins=true``
-    (internal names, English inside the Chinese history). An option this version does
-    not know keeps its stored form."""
-    try:
-        specs = {spec.name: spec for spec in find_game(game_id).load().options}
-    except RuleError:  # a game from a newer version
-        specs = {}
-    parts: list[str] = []
-    for name, value in options.items():
-        spec = specs.get(name)
-        if spec is None:
-            parts.append(f"{name}={json.dumps(value, ensure_ascii=False)}")
-            continue
-        if value is None or value == "":
-            continue  # left empty on the form (a built-in default): nothing to say
-        if isinstance(value, bool):
-            shown = _("on") if value else _("off")
-        elif spec.choices:
-            shown = _(str(value))
-        else:
-            shown = str(value)
-        parts.append(f"{_(spec.label)}: {shown}")
-    return " · ".join(parts)
 
 
 class SessionDetailScreen(Screen[None]):

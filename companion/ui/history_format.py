@@ -6,9 +6,11 @@ without paying for Textual's start-up.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from datetime import tzinfo
+from typing import Any
 
 from companion.games import find_game
 from companion.i18n import N_, _
@@ -41,6 +43,32 @@ def game_name(game_id: str, lang: str, title: str | None = None) -> str:
         return find_game(game_id).name(lang)
     except RuleError:  # a game from a newer version: show its id
         return game_id
+
+
+def options_text(game_id: str, options: Mapping[str, Any]) -> str:
+    """A session's options as the new-session form labels them ("Smuggling timer in
+    seconds (0 = none): 20"; yes/no, a translated choice), in the host's language, not
+    ``target=10, highest_wins=true`` (internal names, English inside the Chinese
+    history). An option left empty on the form (a built-in default) is not listed; an
+    option the game no longer has (or a game this version lacks) is shown as stored
+    (``name=value``)."""
+    try:
+        specs = {spec.name: spec for spec in find_game(game_id).load().options}
+    except (RuleError, ImportError):  # a game from a newer version, or its module missing
+        specs = {}
+    parts = []
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is None:
+            parts.append(f"{name}={json.dumps(value, ensure_ascii=False)}")
+        elif value is None or value == "":
+            continue  # left empty on the form: nothing to say
+        elif isinstance(value, bool):
+            parts.append(f"{_(spec.label)}: {_('Yes') if value else _('No')}")
+        else:
+            shown = _(value) if isinstance(value, str) and value in spec.choices else value
+            parts.append(f"{_(spec.label)}: {shown}")
+    return "; ".join(parts)
 
 
 def status_label(status: str) -> str:

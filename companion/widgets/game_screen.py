@@ -24,21 +24,26 @@ Design decisions:
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
+from dataclasses import replace
+from string import Formatter
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar, cast
 
 from rich.text import Text
 from textual import events
 from textual.actions import parse as parse_action_text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from companion.i18n import N_, _
-from companion.rules.base import Action, Outcome, RuleError
+from companion.rules.base import Action, Outcome, Player, RuleError
 from companion.rules.guide import Guide, Say
 from companion.session.live import Change, LiveSession, StaleSessionError
 from companion.session.store import StoreError, db_problem
@@ -88,17 +93,6 @@ class GameScreen(Screen[None]):
         self._allowed_cache: tuple[int, frozenset[str]] | None = None
         self._log_wanted: bool | None = None
         translate_bindings(self)
-        self._phase_keys_first()
-
-    def _phase_keys_first(self) -> None:
-        """The game's own keys first, the keys every game screen shares (undo, home,
-        help, log …) after them: on 80 columns the footer cuts at the right, and the
-        key that ends the phase must stay visible. The help lists them in this order."""
-        shared = {b.key for b in Binding.make_bindings([*GameScreen.BINDINGS, *Screen.BINDINGS])}
-        table = self._bindings.key_to_bindings
-        ordered = sorted(table.items(), key=lambda item: item[0] in shared)  # stable
-        table.clear()
-        table.update(ordered)
 
     @property
     def companion(self) -> HostApp:
@@ -140,6 +134,21 @@ class GameScreen(Screen[None]):
         )
         self._refresh_all()
 
+    def set_focus(
+        self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False
+    ) -> None:
+        """Focus a widget; a table inside the game view does not scroll the view to itself.
+
+        The top of a game view (the phase banner, whose turn, the board) matters more
+        than a focused table lower down, which scrolls its own rows: Textual's
+        scroll-into-view had opened the Shadow Cats setup at 80x24 with its banner and
+        the top of its board off screen. A field (an ``Input``) is still scrolled to,
+        so nothing is typed out of sight."""
+        in_view = widget is not None and any(a.id == "game-view" for a in widget.ancestors)
+        if in_view and isinstance(widget, ScrollView):
+            scroll_visible = False
+        super().set_focus(widget, scroll_visible, from_app_focus)
+
     def on_resize(self, event: events.Resize) -> None:
         self._place_log(event.size.width)
 
@@ -179,6 +188,32 @@ class GameScreen(Screen[None]):
         if types is None or allowed is None:
             return True
         return True if allowed.intersection(types) else None
+
+    def is_phase_key(self, active: ActiveBinding) -> bool:
+        """A key of the game itself: bound on one of the game's widgets (the vote grid)
+        or mapped to the rules' action types — as against undo, home, help, log."""
+        if active.node is not self:
+            return active.node is not self.app
+        try:
+            _ns, name, _params = parse_action_text(active.binding.action)
+        except Exception:  # an action string Textual itself would refuse
+            return False
+        return name in self.ACTION_TYPES
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual's active keys in the footer's order: the keys of the phase first, then
+        the screen's own (undo, home, help, log), then the keys that do nothing now
+        (dimmed). At 80 columns the footer is cut at the right: the key that ends the
+        phase must not be the one cut off."""
+
+        def rank(item: tuple[str, ActiveBinding]) -> int:
+            active = item[1]
+            if not active.enabled:
+                return 2
+            return 0 if self.is_phase_key(active) else 1
+
+        return dict(sorted(super().active_bindings.items(), key=rank))
 
     def refusal(self, action: str) -> Say | None:
         """The guide's reason why the key bound to ``action`` does nothing now."""
@@ -284,15 +319,24 @@ class GameScreen(Screen[None]):
         if outcome is None:
             banner.add_class("hidden")
         else:
-            banner.update(end_banner(self.session, outcome))
+            banner.update(end_banner(self.session.players, outcome))
             banner.remove_class("hidden")
         self.refresh_bindings()
 
 
-def end_banner(session: LiveSession, outcome: Outcome) -> str:
-    """ "🏆 Game over — <summary> · Winners: A, B" (every end banner names the winners)."""
-    names = [p.name for p in session.players if p.id in outcome.winners]
+def end_banner(players: Sequence[Player], outcome: Outcome) -> str:
+    """ "🏆 Game over — <summary>", naming each winner once, in seat order.
+
+    A summary that names the winners itself does so with its ``{names}`` field (the
+    convention of every game's ``outcome``): the banner fills that field with the
+    winners in seat order and adds nothing. Any other summary gets "Winners: A, B"
+    after it. Before, both happened and every winner was named twice."""
+    winners = set(outcome.winners)
+    names = ", ".join(p.name for p in players if p.id in winners)
+    fields = {field for _lit, field, _spec, _conv in Formatter().parse(outcome.summary) if field}
+    if "names" in fields:
+        outcome = replace(outcome, params=MappingProxyType({**outcome.params, "names": names}))
     text: str = "🏆 " + _("Game over") + " — " + outcome.render(_)
-    if names:
-        text += "  ·  " + _("Winners: {names}").format(names=", ".join(names))
+    if names and "names" not in fields:
+        text += "  ·  " + _("Winners: {names}").format(names=names)
     return text

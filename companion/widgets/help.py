@@ -1,9 +1,9 @@
 """``?`` / F1 on any game screen: the keys of the current phase and the rules in brief.
 
-Design decision: the list is built from the screen's own bindings and the guide's
-``allowed`` set, so it cannot disagree with the footer; keys that do nothing now are
-listed after the others with the guide's reason, and the rules summary comes from the
-game's guide in the chosen language.
+Design decision: the list is the footer's own (``GameScreen.active_bindings``, the
+phase's keys first, the focused widget's keys included), so it cannot disagree with
+the footer; keys that do nothing now are listed after the others with the guide's
+reason, and the rules summary comes from the game's guide in the chosen language.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from companion.i18n import N_, _
@@ -23,6 +23,22 @@ from companion.widgets.translate import translate_bindings
 
 if TYPE_CHECKING:
     from companion.widgets.game_screen import GameScreen
+
+
+NOT_LISTED = frozenset(
+    {
+        "help",
+        "app.focus_next",
+        "app.focus_previous",
+        "focus_next",
+        "focus_previous",
+        "submit_field",
+        "screen.copy_text",
+        "command_palette",
+    }
+)
+"""Actions the help leaves out: itself, and the keys of fields and of Textual itself
+(Tab, Enter, copy), which are no game's."""
 
 
 class HelpScreen(ModalScreen[None]):
@@ -59,21 +75,25 @@ class HelpScreen(ModalScreen[None]):
         table.add_column(ratio=1)
         later: list[tuple[str, str]] = []
         seen: set[str] = set()
-        # Every binding of the screen, in the order it declares them (the footer's),
-        # but not Textual's own screen keys (Tab, copy): their English descriptions
-        # are no part of the game and have no translation.
-        textual_own = {b.action for b in Binding.make_bindings(Screen.BINDINGS)}
-        bindings = [b for group in screen._bindings.key_to_bindings.values() for b in group]
-        for b in bindings:
-            if b.action in seen or b.action == "help" or b.action in textual_own:
+        # The footer's keys in the footer's order (the phase's keys first, the focused
+        # widget's included), without the aliases that have no words of their own
+        # (seat keys 2…0 beside "1–0"), Textual's own focus and copy keys, and a
+        # widget's hidden navigation keys (a table's cursor and page keys).
+        for active in screen.active_bindings.values():
+            b = active.binding
+            if b.action in seen or b.action in NOT_LISTED or not b.description:
                 continue
+            if not b.show and active.node is not screen:
+                continue  # a widget's own navigation (a table's cursor keys, page up…)
             seen.add(b.action)
             key = screen.app.get_key_display(b)
-            reason = screen.refusal(b.action)
-            if reason is None:
-                table.add_row(key, _(b.description) if b.description else b.action)
-            else:
+            reason = screen.refusal(b.action) if active.node is screen else None
+            if active.enabled:
+                table.add_row(key, _(b.description))
+            elif reason is not None:
                 later.append((key, f"{_(b.description)} — {reason.render(_)}"))
+            else:
+                later.append((key, _(b.description)))
         for key, text in later:
             table.add_row(Text(key, style="dim"), Text(text, style="dim"))
         if guide is not None and screen.session.outcome is None:

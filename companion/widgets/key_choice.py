@@ -2,7 +2,8 @@
 
 Design decision: at the table the host's hands are on the keyboard and the answer
 set is small (a building, a tile, a seat), so one key press answers — no cursor,
-no enter. Escape cancels. Each choice shows its key, so nothing is hidden.
+no enter. Escape cancels. Each choice shows its key, so nothing is hidden; any other
+character key is answered in the dialog ("x is not one of the answers…").
 """
 
 from __future__ import annotations
@@ -56,16 +57,25 @@ class KeyChoiceDialog(ModalScreen[str | None]):
                 yield Static(line, classes="key-choice-option")
             if self.note:
                 yield Label(self.note, classes="hint")
+            yield Label("", id="key-choice-error", classes="error")
             yield Label(_("escape: cancel"), classes="hint")
 
     def on_key(self, event: events.Key) -> None:
+        typed = (event.character or "").lower()
         for choice in self.choices:
-            typed = (event.character or "").lower()
             if event.key == choice.key or (typed and typed == choice.key):
                 event.stop()
                 event.prevent_default()
                 self.dismiss(choice.id)
                 return
+        if event.is_printable and event.character:  # a wrong answer: say so, keep asking
+            event.stop()
+            keys = ", ".join(c.key_label for c in self.choices)
+            self.query_one("#key-choice-error", Label).update(
+                _("{key} is not one of the answers: press {keys} or escape.").format(
+                    key=event.character, keys=keys
+                )
+            )
 
     def action_cancel(self) -> None:
         self.dismiss(None)

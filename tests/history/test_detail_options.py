@@ -34,7 +34,7 @@ async def test_the_options_line_uses_the_forms_labels(tmp_path: Path, lang: str)
         for spec in find_game("scorepad").load().options:
             assert spec.name + "=" not in heading, heading
             assert _(spec.label) in heading, heading
-        assert _("on") in heading and "true" not in heading, heading
+        assert _("Yes") in heading and "true" not in heading, heading
 
 
 async def test_an_option_left_empty_is_not_listed(tmp_path: Path) -> None:

@@ -30,3 +30,28 @@ def test_chinese(zh) -> None:
     assert duration(95 * 60) == "1 小时 35 分钟"
     assert side_label("police") == "警方" and side_label("meowfia") == "喵喵咪呀"
     assert side_label("werewolf") == "werewolf"  # unknown sides are shown as stored
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_options_read_as_the_form_labels_them(lang) -> None:
+    """The history heading said "discussion_seconds=30, revote_tied_only=false" (field
+    names and JSON, in the Chinese UI too); it now reads as the new-session form."""
+    from companion.games import find_game
+    from companion.i18n import catalog
+    from companion.ui.history_format import options_text
+
+    set_language(lang)
+    try:
+        stored = {"revote_tied_only": False, "smuggling_seconds": 20, "discussion_seconds": 30}
+        text = options_text("meowfia", stored)
+        for spec in find_game("meowfia").load().options:
+            assert catalog(lang).gettext(spec.label) in text
+            assert spec.name not in text
+        assert "false" not in text and "=" not in text
+        assert catalog(lang).gettext("No") in text and "20" in text and "30" in text
+        roster = options_text("shadow-cats", {"roster_file": ""})
+        assert "roster_file" not in roster and '""' not in roster
+        assert options_text("meowfia", {"house_rule": 1}) == "house_rule=1"  # unknown: as stored
+        assert options_text("no-such-game", {"x": True}) == "x=true"
+    finally:
+        set_language("en")

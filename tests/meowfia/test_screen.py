@@ -154,7 +154,7 @@ async def test_a_whole_six_player_game_to_a_police_win(tmp_path):
             "p5": "meowfia",
             "p6": "police",
         }
-        assert "1 Ann, 6 Fa" in text_of(screen, "#mf-win")
+        assert "Ann, Fa." in text_of(screen, "#outcome-banner")  # named once, by the banner
         row = app.store.session(screen.session.id)
         assert row.status == "finished"
         assert row.outcome is not None and row.outcome["sides"]["p6"] == "police"
@@ -316,7 +316,7 @@ async def test_the_screen_speaks_chinese(tmp_path):
         assert [c.label for c in dialog.choices] == ["卧底", "喵喵咪呀成员"]
         await press(pilot, app, "u")
         assert "喵喵咪呀阵营获胜" in text_of(screen, "#mf-win")
-        assert "获胜者（喵喵咪呀）" in text_of(screen, "#mf-win")
+        assert "获胜者：" in text_of(screen, "#outcome-banner")
 
 
 async def test_keys_typed_before_a_commit_lands_keep_their_order(tmp_path, monkeypatch):

@@ -197,9 +197,8 @@ def narration(view: TableView, step: int) -> tuple[Text, Text | None]:
 def win(box: WinView | None) -> Text | None:
     if box is None:
         return None
+    # The winners are named once, by the end banner above (``end_banner``, in seat order).
     text = Text(tr(box.title) + "\n", style="bold")
-    winners = ", ".join(s.label for s in box.winners) or "-"
-    text.append(_("Winners ({side}): {names}").format(side=tr(box.side_name), names=winners) + "\n")
     if box.losers:
         text.append(_("Lose: {names}").format(names=", ".join(s.label for s in box.losers)) + "\n")
     if box.needs_identify:

@@ -46,7 +46,6 @@ TABLE_CALLS = {
     "inspection": N_("Sheriff, open your eyes."),
 }
 """What the table hears in a phase (the board shows it beside the phase name)."""
-SIDE_NAMES = {"police": N_("Police"), "meowfia": N_("Meowfia")}
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 TRACK_COLOURS = {"smuggles": "red", "intercepts": "blue"}
 IDENTITY_COLOURS = {"sheriff": "blue", "undercover": "blue", "meowfia": "red"}
@@ -249,7 +248,6 @@ class TimerView:
 class WinView:
     side: Literal["police", "meowfia"]
     title: Say
-    side_name: Say
     winners: tuple[Seat, ...]
     losers: tuple[Seat, ...]
     needs_identify: bool
@@ -503,7 +501,6 @@ def _win(state: MeowfiaState) -> WinView | None:
     return WinView(
         side=side,
         title=say(SIDE_WINS[side]),
-        side_name=say(SIDE_NAMES[side]),
         winners=tuple(by_seat[p] for p, s in sides.items() if s == side),
         losers=tuple(by_seat[p] for p, s in sides.items() if s is not None and s != side),
         needs_identify=state.undercover is None,

@@ -8,6 +8,7 @@ identity, a slot's colour or the last attack look the same on both (the Cat Box
 from __future__ import annotations
 
 from rich.align import Align
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -90,7 +91,18 @@ def distance_label(row: SeatRow) -> str:
 # --------------------------------------------------------------------------- the ring
 
 
-def cell_panel(cell: Cell, width: int, compact: bool) -> Panel:
+TITLE_FRAME = 6
+"""Cells a panel's border keeps beside its title: a corner, a rule and a space each side."""
+
+
+def cell_name(cell: Cell, compact: bool) -> str:
+    """The slot's location (with its 2d6 sums when there is room for them)."""
+    sums = "/".join(str(s) for s in cell.sums)
+    name = location_label(cell.location) if cell.location else text(cell.where)
+    return f"{name} ({sums})" if sums and not compact else name
+
+
+def cell_panel(cell: Cell, width: int, compact: bool, inside: bool = False) -> Panel:
     """One slot: its location card in the slot's colour, and who stands there."""
     colour = colour_hex(cell.colour)
     body = Text()
@@ -103,10 +115,11 @@ def cell_panel(cell: Cell, width: int, compact: bool) -> Panel:
             body.append("▶" if piece.current else "", style="bold yellow")
             body.append(piece.name, style="bold" if piece.alive else "dim strike")
             body.append(f"♥{piece.hp}" if piece.alive else "💀", style="dim")
-    sums = "/".join(str(s) for s in cell.sums)
-    title = location_label(cell.location) if cell.location else text(cell.where)
-    if sums and not compact:
-        title += f" ({sums})"
+    name = cell_name(cell, compact)
+    title: str | None = name
+    if inside:  # the names go inside the panels (a long one was cut by the border)
+        body = Text.assemble((name, f"bold {colour}"), "\n" if body else "", body)
+        title = None
     subtitle = None if compact else f"{text(cell.where)} · {text(colour_word(cell.colour))}"
     return Panel(
         body,
@@ -122,12 +135,19 @@ def cell_panel(cell: Cell, width: int, compact: bool) -> Panel:
 def ring(view: ShadowView, width: int, compact: bool) -> RenderableType:
     """The seven slots as three rows round the centre, fitting ``width`` columns."""
     cell_width = max(14, min(30, width // 3 - 1))
+    # A name longer than a border's room was cut there ("Kumamoto S"): then every slot
+    # names its location inside the panel, so the ring reads the same way all round.
+    inside = any(
+        cell_len(cell_name(view.cell(slot), compact)) + TITLE_FRAME > cell_width
+        for slots in RING_ROWS
+        for slot in slots
+    )
     rows = []
     for slots in RING_ROWS:
         grid = Table.grid(padding=(0, 1))
         for _slot in slots:
             grid.add_column()
-        grid.add_row(*(cell_panel(view.cell(slot), cell_width, compact) for slot in slots))
+        grid.add_row(*(cell_panel(view.cell(slot), cell_width, compact, inside) for slot in slots))
         rows.append(Align.center(grid))
     return Group(*rows)
 
