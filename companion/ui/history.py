@@ -57,6 +57,15 @@ PAGE = 100
 would take seconds; the next page loads when the cursor reaches the last row."""
 
 
+HISTORY_ABOUT = N_(
+    "Every session, newest first. Enter opens one: its scores, chart, log and photo "
+    "finish. g, p and d filter by game, player and dates; c clears the filters. r resumes "
+    "an unfinished session, a abandons it, x exports the sessions shown (JSON, CSV, "
+    "BG Stats), i imports a file, s shows statistics; escape goes back."
+)
+"""What ``?`` / F1 says of this screen."""
+
+
 class HistoryScreen(Screen[None]):
     """Every session, newest first. Opened from home with ``h``."""
 
@@ -74,7 +83,13 @@ class HistoryScreen(Screen[None]):
         Binding("i", "import", N_("Import")),
         Binding("s", "stats", N_("Statistics")),
         Binding("escape", "back", N_("Back")),
+        Binding("question_mark,f1", "help", N_("Help")),
     ]
+
+    def action_help(self) -> None:
+        from companion.widgets.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self, _("History"), _(HISTORY_ABOUT)))
 
     def __init__(self, store: Store | None = None) -> None:
         super().__init__()

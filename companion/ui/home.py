@@ -98,6 +98,15 @@ class SessionList(OptionList):
         return self.get_option_at_index(index).id
 
 
+HOME_ABOUT = N_(
+    "Pick a game on the left and press Enter (or n) to seat its players. Unfinished "
+    "sessions: Enter or r resumes one, a abandons it (after asking), p sets up the same "
+    "table again, with the same seats and options. h opens the history of every session. "
+    "ctrl+q quits: every action is saved the moment it is made, so quitting loses nothing."
+)
+"""What ``?`` / F1 says of this screen."""
+
+
 class HomeScreen(Screen[None]):
     """The first screen. Lists all five games in the chosen language."""
 
@@ -107,7 +116,13 @@ class HomeScreen(Screen[None]):
         Binding("a", "abandon", N_("Abandon")),
         Binding("h", "history", N_("History")),
         Binding("p", "play_again", N_("Same table again")),
+        Binding("question_mark,f1", "help", N_("Help")),
     ]
+
+    def action_help(self) -> None:
+        from companion.widgets.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self, _("Home"), _(HOME_ABOUT)))
 
     def __init__(self) -> None:
         super().__init__()

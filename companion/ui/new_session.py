@@ -187,13 +187,28 @@ class OptionProblems(Exception):
         self.problems = problems
 
 
+NEW_SESSION_ABOUT = N_(
+    "Type a player's name and press Enter to seat them; the seat list is the order of "
+    "play (on the list: u and d move a seat, x removes it, e edits it). Tab moves to the "
+    "next field or option; a value the game cannot use is said next to its field. "
+    "ctrl+s starts the game; escape goes back (it asks first when players are seated)."
+)
+"""What ``?`` / F1 says of this screen."""
+
+
 class NewSessionScreen(Screen[None]):
     """Choose players and options for one game, then start."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", N_("Start"), priority=True),
         Binding("escape", "cancel", N_("Back")),
+        Binding("question_mark,f1", "help", N_("Help")),
     ]
+
+    def action_help(self) -> None:
+        from companion.widgets.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self, _("New session"), _(NEW_SESSION_ABOUT)))
 
     def __init__(
         self,

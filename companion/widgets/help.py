@@ -1,9 +1,11 @@
-"""``?`` / F1 on any game screen: the keys of the current phase and the rules in brief.
+"""``?`` / F1 on every screen: the keys that work now and, on a game screen, the rules
+in brief (on Home, the new-session form and the history: what the screen is for).
 
-Design decision: the list is the footer's own (``GameScreen.active_bindings``, the
-phase's keys first, the focused widget's keys included), so it cannot disagree with
-the footer; keys that do nothing now are listed after the others with the guide's
-reason, and the rules summary comes from the game's guide in the chosen language.
+Design decision: the list is the footer's own (``Screen.active_bindings``; on a game
+screen the phase's keys first, the focused widget's keys included), so it cannot
+disagree with the footer; keys that do nothing now are listed after the others with
+the guide's reason, and the rules summary comes from the game's guide in the chosen
+language.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from companion.i18n import N_, _
@@ -48,10 +50,21 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,f1,q", "close", N_("Close")),
     ]
 
-    def __init__(self, screen: GameScreen) -> None:
+    def __init__(self, screen: Screen[object], title: str = "", about: str = "") -> None:
+        """``screen``: the screen the keys are for. A game screen brings its own title
+        (the game's name) and text (the guide's rules summary); any other screen gives
+        ``title`` and ``about`` (translated already)."""
         super().__init__()
-        self.game_screen = screen
+        self.for_screen = screen
+        self.title_text = title
+        self.about = about
         translate_bindings(self)
+
+    @property
+    def game_screen(self) -> GameScreen | None:
+        from companion.widgets.game_screen import GameScreen
+
+        return self.for_screen if isinstance(self.for_screen, GameScreen) else None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help-dialog"):
@@ -62,11 +75,11 @@ class HelpScreen(ModalScreen[None]):
             yield Static(_("escape: close"), classes="hint")
 
     def keys_table(self) -> Table:
-        screen = self.game_screen
-        state = screen.session.state
-        guide = screen.guide
+        screen = self.for_screen
+        game = self.game_screen
+        name = game.session.info.name(game.companion.lang) if game else self.title_text
         table = Table(
-            title=_("Keys now") + " — " + screen.session.info.name(screen.companion.lang),
+            title=_("Keys now") + (" — " + name if name else ""),
             show_header=False,
             box=None,
             expand=True,
@@ -87,7 +100,7 @@ class HelpScreen(ModalScreen[None]):
                 continue  # a widget's own navigation (a table's cursor keys, page up…)
             seen.add(b.action)
             key = screen.app.get_key_display(b)
-            reason = screen.refusal(b.action) if active.node is screen else None
+            reason = game.refusal(b.action) if game and active.node is screen else None
             if active.enabled:
                 table.add_row(key, _(b.description))
             elif reason is not None:
@@ -96,12 +109,16 @@ class HelpScreen(ModalScreen[None]):
                 later.append((key, _(b.description)))
         for key, text in later:
             table.add_row(Text(key, style="dim"), Text(text, style="dim"))
-        if guide is not None and screen.session.outcome is None:
-            table.caption = guide.prompt(state).render(_)
+        guide = game.guide if game else None
+        if game and guide is not None and game.session.outcome is None:
+            table.caption = guide.prompt(game.session.state).render(_)
         return table
 
     def summary(self) -> str:
-        guide = self.game_screen.guide
+        game = self.game_screen
+        if game is None:
+            return self.about
+        guide = game.guide
         text = getattr(guide, "summary", "") if guide is not None else ""
         return _(text) if text else ""
 
