@@ -10,7 +10,7 @@ language.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -50,7 +50,7 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,f1,q", "close", N_("Close")),
     ]
 
-    def __init__(self, screen: Screen[object], title: str = "", about: str = "") -> None:
+    def __init__(self, screen: Screen[Any], title: str = "", about: str = "") -> None:
         """``screen``: the screen the keys are for. A game screen brings its own title
         (the game's name) and text (the guide's rules summary); any other screen gives
         ``title`` and ``about`` (translated already)."""
