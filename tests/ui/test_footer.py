@@ -26,6 +26,8 @@ async def test_the_footer_shows_the_phase_keys_first_and_whole(tmp_path: Path, l
         await pilot.pause()
         app.start_session("scorepad", ["Ann", "Bo"], {})
         await pilot.pause()
+        await pilot.press("plus")  # a point in the round: closing it is allowed now
+        await app.settle()
         await pilot.pause()
         footer = visible_text(app).splitlines()[-1]
         for word in (_("Score"), _("Close round")):
