@@ -571,11 +571,13 @@ class Store:
         self.migrate()
 
     def migrate(self, target: int = SCHEMA_VERSION) -> None:
-        """Bring the file to ``target``, each step inside ``BEGIN IMMEDIATE``.
+        """Bring the file to ``target`` in one ``BEGIN IMMEDIATE`` transaction.
 
         The version is read inside the write transaction: two apps started together
         on a new file queue on the lock, and the second finds the work done (it
-        used to fail with "table roster already exists").
+        used to fail with "table roster already exists"). Every step runs in that
+        one transaction, so a kill or a failed step leaves the file at the version it
+        had (never half-way), and a new file costs one commit instead of one a step.
         """
         c0 = self.conn
         if (
@@ -583,24 +585,21 @@ class Store:
             and int(c0.execute("PRAGMA application_id").fetchone()[0]) == APPLICATION_ID
         ):
             return  # up to date: no write lock needed (checked again inside one otherwise)
-        while True:
-            with self.transaction() as c:
-                version = int(c.execute("PRAGMA user_version").fetchone()[0])
-                _refuse_newer(self.path, version)
-                app_id = int(c.execute("PRAGMA application_id").fetchone()[0])
-                if version >= target:
-                    if app_id != APPLICATION_ID:
-                        c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    return
-                if version == 0:
-                    # Last check before creating tables: a file that gained foreign
-                    # tables since it was inspected is still not ours.
-                    foreign = _foreign_tables(c)
-                    if foreign:
-                        raise StoreError(FOREIGN, path=str(self.path), tables=", ".join(foreign))
+        with self.transaction() as c:
+            version = int(c.execute("PRAGMA user_version").fetchone()[0])
+            _refuse_newer(self.path, version)
+            if version == 0 and version < target:
+                # Last check before creating tables: a file that gained foreign
+                # tables since it was inspected is still not ours.
+                foreign = _foreign_tables(c)
+                if foreign:
+                    raise StoreError(FOREIGN, path=str(self.path), tables=", ".join(foreign))
+            while version < target:
                 for statement in _split_sql(MIGRATIONS[version]):
                     c.execute(statement)
-                c.execute(f"PRAGMA user_version = {version + 1}")
+                version += 1
+                c.execute(f"PRAGMA user_version = {version}")
+            if int(c.execute("PRAGMA application_id").fetchone()[0]) != APPLICATION_ID:
                 c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
     def check(self, *, full: bool = False) -> list[str]:

@@ -65,6 +65,37 @@ def test_migrates_from_every_earlier_version(tmp_path, version):
         assert store.schema_version == SCHEMA_VERSION
 
 
+@pytest.mark.parametrize("version", range(SCHEMA_VERSION))
+def test_a_migration_that_fails_half_way_leaves_the_file_as_it_was(tmp_path, monkeypatch, version):
+    """All steps run in one transaction: a step that fails (or a kill) leaves the
+    version and the tables the file had, never a file half-way between two versions
+    (each step used to commit on its own)."""
+    from companion.session import store as store_module
+
+    path = tmp_path / "old.sqlite3"
+    make_db_at_version(path, version)
+    broken = (*MIGRATIONS[:-1], MIGRATIONS[-1] + ";\nCREATE TABLE sessions (x)")
+    monkeypatch.setattr(store_module, "MIGRATIONS", broken)
+
+    def tables() -> list[str]:
+        conn = sqlite3.connect(path)
+        try:
+            return [r[0] for r in conn.execute("SELECT name FROM sqlite_master ORDER BY name")]
+        finally:
+            conn.close()
+
+    before = tables()
+    with pytest.raises(Exception, match="already exists"):
+        Store.open(path)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == version
+    conn.close()
+    assert tables() == before
+    monkeypatch.undo()
+    with Store.open(path) as store:  # the real migrations still bring it up to date
+        assert store.schema_version == SCHEMA_VERSION
+
+
 def test_wal_and_full_sync(tmp_path):
     with Store.open(tmp_path / "db.sqlite3") as store:
         assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
