@@ -89,7 +89,9 @@ class HistoryScreen(Screen[None]):
     """Every session, newest first. Opened from home with ``h``."""
 
     CSS_PATH = "history.tcss"
-    HORIZONTAL_BREAKPOINTS = [
+    # Textual declares it ``ClassVar[...] | None``, which mypy will not let a ClassVar
+    # override, hence the bare assignment.
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-narrow"),
         (WIDE, "-wide"),
     ]

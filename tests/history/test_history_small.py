@@ -86,3 +86,38 @@ async def test_at_160x48_the_filters_take_one_row_and_every_column_stays(
         titles = [str(c.label) for c in table.columns.values()]
         assert _("Scores") not in titles and _("Status") in titles
         assert len(table.get_row_at(0)) == len(titles)
+
+
+LONG = "Annabelle-Marie von Hohenzollern-Sigmaringen"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_at_80x24_the_detail_log_wraps_long_entries(tmp_path: Path, lang: str) -> None:
+    """Found on the tour (docs/tour/meowfia.md row 9): the log's long entries ran past
+    the right edge of the detail at 80 columns. Failed before the fix."""
+    from history_builders import scorepad_session
+
+    from companion.session.store import Store
+    from companion.ui.history_detail import SessionDetailScreen
+
+    db = tmp_path / "h.sqlite3"
+    store = Store.open(db)
+    sid = scorepad_session(store, [LONG, "Bo"], [{LONG: 6, "Bo": 5}], undo_last_score=True)
+    store.close()
+    app = make_app(db, lang=lang, clock=ManualClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        store = Store.open(db)
+        app.push_screen(SessionDetailScreen(store, sid))
+        await pilot.pause()
+        await pilot.press("3")
+        await pilot.pause()
+        screen = app.screen
+        table = screen.query_one("#detail-timeline", DataTable)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        shown = visible_text(app)
+        for i in range(min(table.row_count, 5)):
+            entry = str(table.get_row_at(i)[2])
+            for word in entry.split():
+                assert word in shown, (word, entry, shown)
+        store.close()
