@@ -66,10 +66,35 @@ HISTORY_ABOUT = N_(
 """What ``?`` / F1 says of this screen."""
 
 
+WIDE = 132
+"""From this width the five filters fit on one row and the table shows every column;
+below it (80x24 at the table) the filters wrap to two rows and the table leaves out
+the scores and the duration (the detail has both) and shows the status right after
+the game, so no title is cut and a row's status never scrolls out of sight."""
+
+COLUMN_TITLES = {
+    "date": N_("Date"),
+    "game": N_("Game"),
+    "players": N_("Players"),
+    "winners": N_("Winners"),
+    "scores": N_("Scores"),
+    "duration": N_("Duration"),
+    "status": N_("Status"),
+}
+WIDE_COLUMNS = ("date", "game", "players", "winners", "scores", "duration", "status")
+NARROW_COLUMNS = ("date", "game", "status", "winners", "players")
+
+
 class HistoryScreen(Screen[None]):
     """Every session, newest first. Opened from home with ``h``."""
 
     CSS_PATH = "history.tcss"
+    # Textual declares it ``ClassVar[...] | None``, which mypy will not let a ClassVar
+    # override, hence the bare assignment.
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-narrow"),
+        (WIDE, "-wide"),
+    ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", N_("Open"), show=True),
         Binding("g", "focus('#filter-game')", N_("Game")),
@@ -97,6 +122,7 @@ class HistoryScreen(Screen[None]):
         self.results: list[SessionResult] = []
         self.total = 0
         self.filter = HistoryFilter()
+        self.columns: tuple[str, ...] = ()
         translate_bindings(self)
 
     @property
@@ -143,13 +169,7 @@ class HistoryScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = _("History")
         table = self.query_one("#history-table", DataTable)
-        table.add_column(_("Date"), key="date")
-        table.add_column(_("Game"), key="game")
-        table.add_column(_("Players"), key="players")
-        table.add_column(_("Winners"), key="winners")
-        table.add_column(_("Scores"), key="scores")
-        table.add_column(_("Duration"), key="duration")
-        table.add_column(_("Status"), key="status")
+        self._set_columns()
         self.query_one("#filter-player", Input).suggester = SuggestFromList(
             player_names(self.store), case_sensitive=False
         )
@@ -158,6 +178,22 @@ class HistoryScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.reload()
+
+    def on_resize(self) -> None:
+        if self._set_columns():
+            self.reload()
+
+    def _set_columns(self) -> bool:
+        """The columns for the terminal's width (see ``WIDE``); True if they changed."""
+        columns = WIDE_COLUMNS if self.app.size.width >= WIDE else NARROW_COLUMNS
+        if columns == self.columns:
+            return False
+        self.columns = columns
+        table = self.query_one("#history-table", DataTable)
+        table.clear(columns=True)
+        for key in columns:
+            table.add_column(_(COLUMN_TITLES[key]), key=key)
+        return True
 
     # ------------------------------------------------------------------ data
 
@@ -199,15 +235,16 @@ class HistoryScreen(Screen[None]):
         self.load_more()
 
     def _row(self, res: SessionResult) -> tuple[Any, ...]:
-        return (
-            when(res.started_at),
-            game_name(res.game, self.lang, res.title),
-            ", ".join(p.name for p in res.players),
-            winners_text(res),
-            scores_text(res),
-            duration(res.duration_s),
-            status_label(res.status),
-        )
+        cells = {
+            "date": lambda: when(res.started_at),
+            "game": lambda: game_name(res.game, self.lang, res.title),
+            "players": lambda: ", ".join(p.name for p in res.players),
+            "winners": lambda: winners_text(res),
+            "scores": lambda: scores_text(res),
+            "duration": lambda: duration(res.duration_s),
+            "status": lambda: status_label(res.status),
+        }
+        return tuple(cells[key]() for key in self.columns)
 
     def selected(self) -> SessionResult | None:
         table = self.query_one("#history-table", DataTable)

@@ -73,6 +73,7 @@ class SessionDetailScreen(Screen[None]):
         self.session_id = session_id
         self.detail: SessionDetail = session_detail(store, session_id)
         translate_bindings(self)
+        self._timeline_width = 0
 
     @property
     def lang(self) -> str:
@@ -205,16 +206,31 @@ class SessionDetailScreen(Screen[None]):
         plt.title(_("Score progression"))
         plt.xlabel(_("Round / act") if use_rounds else _("Action"))
 
+    def on_resize(self) -> None:
+        if self._entry_width() != self._timeline_width:
+            self._fill_timeline()
+
+    def _entry_width(self) -> int:
+        """The log's entry column fills the screen's width (the time is 8 cells, the
+        number as wide as the last one, a cell of padding each side of the three, and
+        the scroll bar), so a long entry wraps instead of running past the edge."""
+        digits = len(str(self.detail.timeline[-1].seq)) if self.detail.timeline else 1
+        return max(20, self.app.size.width - 8 - max(digits, 1) - 3 * 2 - 2)
+
     def _fill_timeline(self) -> None:
         table = self.query_one("#detail-timeline", DataTable)
-        table.add_columns(_("Time"), "#", _("Entry"))
+        self._timeline_width = self._entry_width()
+        table.clear(columns=True)
+        table.add_column(_("Time"))
+        table.add_column("#")
+        table.add_column(_("Entry"), width=self._timeline_width)
         names = self.names()
         for item in self.detail.timeline:
             said = item.said.render(_) if item.said is not None else compact(item.payload, names)
             body = Text(said, style=timeline_style(item.kind, item.undone))
             if item.undone:
                 body.append("  " + _("(undone)"), style="italic yellow")
-            table.add_row(clock(item.at), str(item.seq), body)
+            table.add_row(clock(item.at), str(item.seq), body, height=None)
 
     # ------------------------------------------------------------------ photo finish
 

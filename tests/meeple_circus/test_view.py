@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mc_helpers import MS, SECOND, TRACK, Table, box, key
@@ -99,3 +100,16 @@ def test_the_countdown_is_the_same_instant_on_both() -> None:
     assert (running.remaining_ns, running.mode) == (9_750 * MS, "running")
     assert view.clock_text(running.remaining_ns) == "9.8"
     assert view.clock_view(t.state, TRACK + 1, TRACK).mode == "ended"
+
+
+@pytest.mark.parametrize("width", [60, 70, 160])
+def test_the_tadaa_order_shows_every_time_and_gap_whole(width: int) -> None:
+    """Found on the tmux tour (docs/tour/meeple-circus.md row 9): at 160x48 with the log
+    shown the Time column read "0:08.6…". Failed before the fix (at 60 and 70 columns)."""
+    t = _settled_against_the_clock()
+    console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(panels.tadaa_table(t.state, with_tokens=True))
+    shown = console.export_text()
+    for row in view.press_rows(t.state):
+        assert row.time in shown, (row.time, shown)
+        assert not row.gap or row.gap in shown, (row.gap, shown)

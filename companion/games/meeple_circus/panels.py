@@ -121,11 +121,16 @@ def tadaa_table(state: CircusState, with_tokens: bool) -> Table:
     table.add_column(_("Counts as"))
     if with_tokens:
         table.add_column(_("Token"), justify="right")
-    table.add_column(_("Time"), justify="right")
-    table.add_column(_("Gap"), justify="right")
+    rows = view.press_rows(state)
+    # A time or a gap is never cut ("0:08.6…" at 160x48 with the log shown): its
+    # column is as wide as its widest cell; the names and labels give way instead.
+    widest_time = max([cell_len(_("Time")), *(cell_len(r.time) for r in rows)])
+    widest_gap = max([cell_len(_("Gap")), *(cell_len(r.gap) + 2 * r.gap_exact for r in rows)])
+    table.add_column(_("Time"), justify="right", no_wrap=True, min_width=widest_time)
+    table.add_column(_("Gap"), justify="right", no_wrap=True, min_width=widest_gap)
     table.add_column(_("Source"))
     table.add_column("#", justify="right")
-    for row in view.press_rows(state):
+    for row in rows:
         cells: list[str | Text] = [
             row.place,
             name_text(row.name, row.colour),
