@@ -28,6 +28,9 @@ from companion.hardware.feed import to_press
 from companion.hardware.link import DevicePress, TadaaHub
 from tests.hardware.conftest import wait_for
 
+pytestmark = pytest.mark.realtime
+"""The emulated chip is paced to the wall clock: it runs in make test's second, serial pass."""
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE_DIR = ROOT / "devices" / "tadaa-arduino"
 ARDUINO_CORE = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
