@@ -1,4 +1,4 @@
-"""Wording found on the tmux tour (docs/tour/cat-box.md, rows 3, 5, 6 and 7).
+"""Wording found on the tmux tour (docs/tour/cat-box.md, rows 3 and 5-8).
 
 Row 3: the roll dialog's hint said "escape：取消" / "escape 或 e：保留这次投掷" where the
 footer says "esc", and the Chinese counted dice with both 个 and 颗. Row 5: the History
@@ -15,10 +15,13 @@ import re
 from pathlib import Path
 
 import pytest
+from cat_box_helpers import dealt, play
 
 from companion.games.cat_box.dialogs import RollDialog
+from companion.games.cat_box.guide import GUIDE
+from companion.games.cat_box.rules import GAME, Retire
 from companion.games.cat_box.rules import game as cat_box_game
-from companion.i18n import set_language
+from companion.i18n import catalog, set_language
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
 from companion.ui.history_format import progress_label
@@ -109,3 +112,20 @@ async def test_the_history_page_of_a_finished_game_has_no_english(tmp_path: Path
         shown = visible_text(app)
         assert "牌堆" in shown, shown
         assert "deck" not in shown and "not dealt" not in shown, shown
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_log_entry_and_the_round_it_begins_are_two_sentences(lang: str) -> None:
+    """Found on the tour (row 8): "晨 开箱 戊猫（10 分）；总分 10 第 2 轮开始：博 先行动。"
+    ran two sentences together, in English too ("…; total 10 Round 2 begins…").
+    Failed before the fix."""
+    state = dealt(start="p1")
+    for pid in ("p1", "p2", "p3"):
+        state = play(state, Retire(pid))
+    action = Retire("p4")
+    after = GAME.apply(state, action)
+    assert after.round == 2
+    line = GUIDE.describe(action, state, after).render(catalog(lang).gettext)
+    follows = "第 2 轮开始" if lang == "zh" else "Round 2 begins"
+    stop = "。" if lang == "zh" else ". "
+    assert stop + follows in line, line

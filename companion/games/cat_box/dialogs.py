@@ -160,9 +160,7 @@ class RollDialog(ModalScreen[RollResult | None]):
         if len(self.common) == COMMON and not self.rolled:
             shown.append("_")
         dice.append(" ".join(shown) or "_")
-        dice.append(
-            "    " + _("{label}: ").format(label=_("Held")) + dice_text(held), style="dim"
-        )
+        dice.append("    " + _("{label}: ").format(label=_("Held")) + dice_text(held), style="dim")
         if self.stage in ("place", "override"):
             dice.append("    " + _("(saved)"), style="green")
         self.query_one("#roll-dice", Static).update(dice)
