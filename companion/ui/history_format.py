@@ -31,6 +31,7 @@ PROGRESS_WORDS: Mapping[str, str] = {
     "night": N_("night {n}"),
     "turn": N_("turn {n}"),
     "game": N_("game {n}"),
+    "deck": N_("deck {n}"),
 }
 _PROGRESS = re.compile(r"^([A-Za-z]+) (\d+)$")
 

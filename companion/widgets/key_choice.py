@@ -58,7 +58,7 @@ class KeyChoiceDialog(ModalScreen[str | None]):
             if self.note:
                 yield Label(self.note, classes="hint")
             yield Label("", id="key-choice-error", classes="error")
-            yield Label(_("escape: cancel"), classes="hint")
+            yield Label(_("esc: cancel"), classes="hint")
 
     def on_key(self, event: events.Key) -> None:
         typed = (event.character or "").lower()

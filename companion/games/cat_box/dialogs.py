@@ -151,16 +151,16 @@ class RollDialog(ModalScreen[RollResult | None]):
     def render_all(self) -> None:
         held = self.state.seat(self.player).held
         dice = Text()
-        dice.append(_("Common dice") + ": ", style="bold")
+        dice.append(_("{label}: ").format(label=_("Common dice")), style="bold")
         dice.append(
             " ".join([*(str(d) for d in self.common), *("_" * (COMMON - len(self.common)))])
         )
-        dice.append("    " + _("Player dice") + ": ", style="bold")
+        dice.append("    " + _("{label}: ").format(label=_("Player dice")), style="bold")
         shown = [str(d) for d in self.rolled]
         if len(self.common) == COMMON and not self.rolled:
             shown.append("_")
         dice.append(" ".join(shown) or "_")
-        dice.append("    " + _("Held") + f": {dice_text(held)}", style="dim")
+        dice.append("    " + _("{label}: ").format(label=_("Held")) + dice_text(held), style="dim")
         if self.stage in ("place", "override"):
             dice.append("    " + _("(saved)"), style="green")
         self.query_one("#roll-dice", Static).update(dice)
@@ -193,7 +193,10 @@ class RollDialog(ModalScreen[RollResult | None]):
             else Columns(items, padding=(0, 3))
         )
         self.query_one("#roll-choices", Static).update(options)
-        self.query_one("#roll-keys", Label).update(self.key_help(check))
+        # Each key whole, like the choices: wrapped as one line at 80 columns the hint
+        # broke "esc 或 e：保留这次投掷" between "或" and "e" (the tour, row 5).
+        keys = [Text(part) for part in self.key_help(check).split(" · ")]
+        self.query_one("#roll-keys", Label).update(Columns(keys, padding=(0, 3)))
 
     def key_help(self, check: RollCheck | None) -> str:
         if self.stage == "dice":
@@ -214,9 +217,9 @@ class RollDialog(ModalScreen[RollResult | None]):
         else:
             parts = [_("key: place there"), _("n: no token"), _("o: override with a reason")]
         if self.stage in ("place", "override"):
-            parts.append(_("escape or e: keep the roll open (envy)"))
+            parts.append(_("esc or e: keep the roll open (envy)"))
         else:
-            parts.append(_("escape: cancel"))
+            parts.append(_("esc: cancel"))
         return " · ".join(parts)
 
     # ------------------------------------------------------------------ keys

@@ -206,11 +206,12 @@ class CatBoxGuide(Guide[CatBoxState]):
                 if after.ended is Termination.INSTANT_WIN
                 else say(N_("The deck is empty; {names} win."), names=names)
             )
-            return say("{text} {end}", text=text, end=end)
+            # Two sentences: "…; total 10 Cy reaches …" ran together (the tour, row 8).
+            return say(N_("{text}. {end}"), text=text, end=end)
         if after.round > before.round and before.dealt:
             start = after.name(after.round_start) if after.round_start else ""
             return say(
-                "{text} {next}",
+                N_("{text}. {next}"),
                 text=text,
                 next=say(N_("Round {n} begins: {name} starts."), n=after.round, name=start),
             )

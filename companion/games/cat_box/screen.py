@@ -167,7 +167,7 @@ class CatBoxScreen(GameScreen):
         self.query_one("#cb-help", Static).update(
             _(
                 "r: roll · p: place/settle · o: open a box · t: retire · v: envy · "
-                "m: manual · ctrl+z: undo · escape: home"
+                "m: manual · ctrl+z: undo · esc: home"
             )
         )
 

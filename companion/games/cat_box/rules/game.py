@@ -195,9 +195,14 @@ class CatBox(Game[CatBoxState]):
 
     def progress_label(self, state: CatBoxState) -> str:
         if not state.dealt:
-            return "not dealt"
-        tail = ", last round" if state.last_round else ""
+            return PROGRESS_NOT_DEALT
+        tail = ", " + PROGRESS_LAST_ROUND if state.last_round else ""
         return f"round {state.round}, deck {len(state.deck)}{tail}"
+
+
+PROGRESS_NOT_DEALT = N_("not dealt")
+PROGRESS_LAST_ROUND = N_("last round")
+"""Phase words of ``progress_label`` (English, translated by the history screen)."""
 
 
 # --------------------------------------------------------------------------- checks
