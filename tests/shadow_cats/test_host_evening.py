@@ -17,6 +17,7 @@ from companion.games.shadow_cats.screen import ShadowCatsScreen
 from companion.i18n import set_language
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
+from companion.widgets.dialogs import ChoiceDialog
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 TITLE = "喵窩暗影"
@@ -187,4 +188,45 @@ async def test_help_lists_the_keys_of_the_phase_and_the_rules_in_brief(tmp_path)
         rules = str(app.screen.query_one("#help-rules").render())
         assert "Red against Blue" in rules and "a 7 lets you choose" in rules
         await pilot.press("escape")
+        await pilot.press("ctrl+q")
+
+
+def offered(app) -> tuple[list[str | None], int | None]:
+    """The open choice dialog's option ids and the highlighted index."""
+    assert isinstance(app.screen, ChoiceDialog)
+    options = app.screen.query_one(OptionList)
+    ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+    return ids, options.highlighted
+
+
+async def test_identity_dialogs_offer_only_what_the_counts_leave_open(tmp_path):
+    """Four players, 2 Red 2 Blue 0 Neutral: a turned card is never offered as Neutral,
+    and once both Red are recorded the final entry offers (and opens on) Blue only.
+    Failed before: every dialog offered Red, Blue, Neutral and opened on Red."""
+    app = make_app(tmp_path / "sc.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(app, pilot)
+        await to_play(app, pilot, screen)
+        state = screen.session.state
+        assert state.counts is not None and state.counts.neutral == 0
+        victims = [s.player for s in state.seats if s.player != state.turn][:2]
+        for victim in victims:
+            screen.submit({"type": "change-hp", "player": victim, "amount": -999, "reason": "ev"})
+            await app.settle()
+            await pilot.press("r")
+            await pilot.pause()
+            assert offered(app) == (["red", "blue"], 0)
+            await pilot.press("enter")
+            await app.settle()
+            await pilot.pause()
+        assert screen.session.state.phase == "ended"
+        await pilot.press("v")
+        hidden = [s.player for s in screen.session.state.seats if s.identity is None]
+        for _pid in hidden:
+            await pilot.pause()
+            assert offered(app) == (["blue"], 0)
+            await pilot.press("enter")
+        await app.settle()
+        await pilot.pause()
+        assert screen.session.state.phase == "over"
         await pilot.press("ctrl+q")
