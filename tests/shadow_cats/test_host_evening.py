@@ -18,6 +18,7 @@ from companion.i18n import set_language
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
 from companion.widgets.dialogs import ChoiceDialog
+from tests.screen_text import visible_text
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 TITLE = "喵窩暗影"
@@ -229,4 +230,36 @@ async def test_identity_dialogs_offer_only_what_the_counts_leave_open(tmp_path):
         await app.settle()
         await pilot.pause()
         assert screen.session.state.phase == "over"
+        await pilot.press("ctrl+q")
+
+
+async def test_game_over_at_80x24_shows_every_row_of_the_players_table(tmp_path):
+    """Failed before: at 80x24 the ring kept its rows at game over and the players
+    table showed its header only, the winners and their identities below the fold."""
+    app = make_app(tmp_path / "sc.sqlite3", lang="en", clock=ManualClock(), rng=random.Random(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(app, pilot)
+        await to_play(app, pilot, screen)
+        state = screen.session.state
+        victims = [s.player for s in state.seats if s.player != state.turn][:2]
+        for victim in victims:
+            screen.submit({"type": "change-hp", "player": victim, "amount": -999, "reason": "ev"})
+            await app.settle()
+            screen.submit({"type": "reveal", "player": victim, "identity": "red"})
+            await app.settle()
+        hidden = [s.player for s in screen.session.state.seats if s.identity is None]
+        entries = [{"player": p, "identity": "blue"} for p in hidden]
+        screen.submit({"type": "final-identities", "identities": entries})
+        await app.settle()
+        await pilot.pause()
+        assert screen.session.state.phase == "over"
+        lines = visible_text(app).splitlines()
+        header = next(
+            i for i, line in enumerate(lines) if line.split()[:2] == ["Player", "Character"]
+        )
+        table = lines[header + 1 :]
+        for seat in screen.session.state.seats:
+            name = screen.session.player(seat.player).name
+            team = "Blue" if seat.identity == "blue" else "Red"
+            assert any(line.split()[:1] == [name] and team in line for line in table), name
         await pilot.press("ctrl+q")

@@ -130,6 +130,11 @@ class ShadowCatsScreen(DraftKeys, ManualKeys):
         board = self.query_one("#sc-board", Static)
         compact = self.app.size.height < TALL
         self.query_one("#sc-side").set_class(self.size.width < WIDE, "narrow")
+        # Once a victory is known the players table (identities, winners) is what the host
+        # reads: on a short terminal the ring gives it its rows (at 80x24 the table showed
+        # only its header under the ring, the winners below the fold).
+        ended = state.phase in ("ended", "over")
+        self.query_one("#sc-top").set_class(ended and compact, "hidden")
         board.update(render.ring(view, max(board.size.width, 42), compact))
         self._render_players(view)
         for widget_id, sentence in (("#sc-death", view.death), ("#sc-victory", view.victory)):
