@@ -17,7 +17,7 @@ from companion.games.shadow_cats.screen import ShadowCatsScreen
 from companion.i18n import set_language
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
-from companion.widgets.dialogs import ChoiceDialog
+from companion.widgets.dialogs import ChoiceDialog, PromptDialog
 from tests.screen_text import visible_text
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -263,3 +263,45 @@ async def test_game_over_at_80x24_shows_every_row_of_the_players_table(tmp_path)
             team = "Blue" if seat.identity == "blue" else "Red"
             assert any(line.split()[:1] == [name] and team in line for line in table), name
         await pilot.press("ctrl+q")
+
+
+async def test_an_empty_d100_says_what_to_type_and_changes_nothing(tmp_path):
+    """Failed before: an empty enter in the d100 field said "'' is not a d100 roll"."""
+    wanted = {
+        "en": "Type a number from 1 to 100, or r to roll.",
+        "zh": "请输入 1 到 100 的数字，或按 r 掷骰。",
+    }
+    try:
+        for lang, message in wanted.items():
+            app = make_app(
+                tmp_path / f"{lang}.sqlite3", lang=lang, clock=ManualClock(), rng=random.Random(3)
+            )
+            async with app.run_test(size=(80, 24)) as pilot:
+                screen = await start(app, pilot)
+                await to_play(app, pilot, screen)
+                state = screen.session.state
+                turn = state.turn
+                assert turn is not None
+                screen.submit({"type": "move", "player": turn, "rolls": [2]})  # the Kingdom
+                await app.settle()
+                for seat in state.seats:  # everyone where the attacker is: all in range
+                    if seat.player != turn:
+                        move = {"type": "relocate", "player": seat.player, "reason": "test"}
+                        screen.submit({**move, "location": "kingdom"})
+                        await app.settle()
+                await pilot.press("a")
+                await pilot.pause()
+                await pilot.press("enter")  # the first target
+                await pilot.pause()
+                entries = len(screen.session.entries)
+                await pilot.press("enter")  # nothing typed
+                await pilot.pause()
+                assert isinstance(app.screen, PromptDialog)
+                error = str(app.screen.query_one("#prompt-error", Label).render())
+                assert error == message
+                assert message in visible_text(app)
+                assert len(screen.session.entries) == entries
+                await pilot.press("escape")
+                await pilot.press("ctrl+q")
+    finally:
+        set_language("en")

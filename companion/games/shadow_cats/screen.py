@@ -248,6 +248,8 @@ class ShadowCatsScreen(DraftKeys, ManualKeys):
             clean = text.strip().lower()
             if clean == "r" or (clean.isdigit() and 1 <= int(clean) <= 100):
                 return None
+            if not clean:  # an empty enter: say what to type (quoting nothing told nothing)
+                return _("Type a number from 1 to 100, or r to roll.")
             return _("{text!r} is not a d100 roll (1 to 100, or r to roll).").format(text=text)
 
         prompt = _("d100 for {player} → {target}: type the roll, or r to roll").format(
