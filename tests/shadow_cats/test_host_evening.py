@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from textual.widgets import DataTable, Label, OptionList
+from textual.widgets import DataTable, Label, OptionList, Static
 
 from companion.games.shadow_cats.screen import ShadowCatsScreen
 from companion.i18n import set_language
@@ -302,6 +302,35 @@ async def test_an_empty_d100_says_what_to_type_and_changes_nothing(tmp_path):
                 assert message in visible_text(app)
                 assert len(screen.session.entries) == entries
                 await pilot.press("escape")
+                await pilot.press("ctrl+q")
+    finally:
+        set_language("en")
+
+
+async def test_a_location_effect_is_a_sentence_naming_the_player(tmp_path):
+    """Failed before: under "Ann moves to Cat Kingdom." the effect was a bare fragment,
+    "may draw a Kingdom card" (可抽一张王国牌), naming nobody."""
+    wanted = {"en": "{name} may draw a Kingdom card.", "zh": "{name} 可抽一张王国牌。"}
+    try:
+        for lang, sentence in wanted.items():
+            app = make_app(
+                tmp_path / f"{lang}.sqlite3", lang=lang, clock=ManualClock(), rng=random.Random(3)
+            )
+            async with app.run_test(size=(80, 24)) as pilot:
+                screen = await start(app, pilot)
+                await to_play(app, pilot, screen)
+                turn = screen.session.state.turn
+                assert turn is not None
+                await pilot.press("m")
+                await pilot.pause()
+                await type_text(pilot, "2")  # the Cat Kingdom
+                await pilot.press("enter")
+                await app.settle()
+                await pilot.pause()
+                assert screen.session.state.seat(turn).location == "kingdom"
+                notices = str(screen.query_one("#sc-notices", Static).render()).splitlines()
+                name = screen.session.player(turn).name
+                assert sentence.format(name=name) in notices, notices
                 await pilot.press("ctrl+q")
     finally:
         set_language("en")
