@@ -192,6 +192,15 @@ async def test_help_lists_the_keys_of_the_phase_and_the_rules_in_brief(tmp_path)
         await pilot.press("ctrl+q")
 
 
+async def wait_for(pilot, condition, tries: int = 100) -> None:
+    """Pause until ``condition()`` holds (a worker's dialog opens a few frames later on
+    a loaded machine); the assertion after it says what did not happen."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+
+
 def offered(app) -> tuple[list[str | None], int | None]:
     """The open choice dialog's option ids and the highlighted index."""
     assert isinstance(app.screen, ChoiceDialog)
@@ -215,7 +224,7 @@ async def test_identity_dialogs_offer_only_what_the_counts_leave_open(tmp_path):
             screen.submit({"type": "change-hp", "player": victim, "amount": -999, "reason": "ev"})
             await app.settle()
             await pilot.press("r")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog))
             assert offered(app) == (["red", "blue"], 0)
             await pilot.press("enter")
             await app.settle()
@@ -224,9 +233,11 @@ async def test_identity_dialogs_offer_only_what_the_counts_leave_open(tmp_path):
         await pilot.press("v")
         hidden = [s.player for s in screen.session.state.seats if s.identity is None]
         for _pid in hidden:
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, ChoiceDialog))
             assert offered(app) == (["blue"], 0)
+            dialog = app.screen
             await pilot.press("enter")
+            await wait_for(pilot, lambda d=dialog: app.screen is not d)
         await app.settle()
         await pilot.pause()
         assert screen.session.state.phase == "over"
@@ -290,15 +301,15 @@ async def test_an_empty_d100_says_what_to_type_and_changes_nothing(tmp_path):
                         screen.submit({**move, "location": "kingdom"})
                         await app.settle()
                 await pilot.press("a")
-                await pilot.pause()
+                await wait_for(pilot, lambda a=app: isinstance(a.screen, ChoiceDialog))
                 await pilot.press("enter")  # the first target
-                await pilot.pause()
+                await wait_for(pilot, lambda a=app: isinstance(a.screen, PromptDialog))
                 entries = len(screen.session.entries)
                 await pilot.press("enter")  # nothing typed
-                await pilot.pause()
+                label = app.screen.query_one("#prompt-error", Label)
+                await wait_for(pilot, lambda w=label: str(w.render()) != "")
                 assert isinstance(app.screen, PromptDialog)
-                error = str(app.screen.query_one("#prompt-error", Label).render())
-                assert error == message
+                assert str(label.render()) == message
                 assert message in visible_text(app)
                 assert len(screen.session.entries) == entries
                 await pilot.press("escape")
