@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from textual.widgets import DataTable
 
-from companion.games.shadow_cats.rules.actions import IDENTITIES
+from companion.games.shadow_cats.rules.actions import Identity
 from companion.games.shadow_cats.rules.state import ShadowState
 from companion.games.shadow_cats.rules.words import IDENTITY_WORDS
 from companion.i18n import _
@@ -61,5 +61,9 @@ class ShadowKeys(GameScreen):
         text = await self.ask(ReasonDialog(question, placeholder=_("e.g. event card")))
         return text.strip() if text is not None else None
 
-    async def _identity(self, question: str) -> str | None:
-        return await self._choose(question, [(i, _(IDENTITY_WORDS[i])) for i in IDENTITIES])
+    async def _identity(self, question: str, chosen: Sequence[Identity] = ()) -> str | None:
+        """Ask for a turned card: only the identities the counts leave open are offered
+        (``chosen``: answers given in this entry but not recorded yet), the first one
+        highlighted; so a game with no Neutral never offers one."""
+        choices = [(i, _(IDENTITY_WORDS[i])) for i in self.game.open_identities(chosen)]
+        return await self._choose(question, choices)

@@ -79,7 +79,7 @@ class ManualKeys(ShadowKeys):
             if seat.identity is not None:
                 continue
             question = _("Identity of {player}").format(player=self._pname(seat.player))
-            chosen = await self._identity(question)
+            chosen = await self._identity(question, [e.identity for e in given])
             if chosen not in IDENTITIES:
                 return
             given.append(IdentityEntry(seat.player, chosen))

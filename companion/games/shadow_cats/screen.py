@@ -130,6 +130,11 @@ class ShadowCatsScreen(DraftKeys, ManualKeys):
         board = self.query_one("#sc-board", Static)
         compact = self.app.size.height < TALL
         self.query_one("#sc-side").set_class(self.size.width < WIDE, "narrow")
+        # Once a victory is known the players table (identities, winners) is what the host
+        # reads: on a short terminal the ring gives it its rows (at 80x24 the table showed
+        # only its header under the ring, the winners below the fold).
+        ended = state.phase in ("ended", "over")
+        self.query_one("#sc-top").set_class(ended and compact, "hidden")
         board.update(render.ring(view, max(board.size.width, 42), compact))
         self._render_players(view)
         for widget_id, sentence in (("#sc-death", view.death), ("#sc-victory", view.victory)):
@@ -243,6 +248,8 @@ class ShadowCatsScreen(DraftKeys, ManualKeys):
             clean = text.strip().lower()
             if clean == "r" or (clean.isdigit() and 1 <= int(clean) <= 100):
                 return None
+            if not clean:  # an empty enter: say what to type (quoting nothing told nothing)
+                return _("Type a number from 1 to 100, or r to roll.")
             return _("{text!r} is not a d100 roll (1 to 100, or r to roll).").format(text=text)
 
         prompt = _("d100 for {player} → {target}: type the roll, or r to roll").format(

@@ -49,6 +49,20 @@ LOCATION_EFFECTS: dict[str, str] = {
     "demon": N_("may draw a Demon card"),
     "forest": N_("one other character loses 20 HP, or one character (yourself allowed) heals 10"),
 }
+LOCATION_NOTICES: dict[str, str] = {
+    "kingdom": N_("{player} may draw a Kingdom card."),
+    "village": N_("{player} may draw a Village card."),
+    "warp": N_("{player} may draw a card from any deck."),
+    "library": N_("{player} may draw an identity-peek card."),
+    "shop": N_("{player} may draw an equipment card."),
+    "demon": N_("{player} may draw a Demon card."),
+    "forest": N_(
+        "{player} is in the Cat Forest: one other character loses 20 HP, or one character "
+        "(themselves too) heals 10."
+    ),
+}
+"""The reminder shown when ``{player}`` arrives: a sentence naming who may act (the
+fragments above read as orphans under the move notice)."""
 SUMS: dict[int, LocationId] = {
     2: "kingdom",
     11: "kingdom",

@@ -53,7 +53,7 @@ from companion.games.shadow_cats.rules.actions import (
 )
 from companion.games.shadow_cats.rules.board import (
     FREE_CHOICE,
-    LOCATION_EFFECTS,
+    LOCATION_NOTICES,
     SUMS,
     check_2d6,
     check_d100,
@@ -655,7 +655,7 @@ def _arrive(state: ShadowState, seat: Seat, there: str) -> ShadowState:
         pending_rolls=(),
         notices=(
             _notice(N_("{player} moves to {location}."), player=seat.player, location=there),
-            _notice(LOCATION_EFFECTS[there]),
+            _notice(LOCATION_NOTICES[there], player=seat.player),
         ),
     )
 

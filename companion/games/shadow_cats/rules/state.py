@@ -6,12 +6,12 @@ death, a public reveal, a Neutral's declaration, or the final entry).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from companion.games.shadow_cats.rules.actions import Identity
+from companion.games.shadow_cats.rules.actions import IDENTITIES, Identity
 from companion.games.shadow_cats.rules.board import distance
 from companion.games.shadow_cats.rules.roster import (
     Character,
@@ -238,6 +238,22 @@ class ShadowState:
 
     def revealed(self, identity: Identity) -> int:
         return sum(1 for s in self.seats if s.identity == identity)
+
+    def open_identities(self, chosen: Sequence[Identity] = ()) -> tuple[Identity, ...]:
+        """The identities a hidden card may still show, in the order Red, Blue, Neutral.
+
+        One is open while the counts leave a card of it unaccounted for by the recorded
+        identities and by ``chosen`` (answers given but not recorded yet, as in the final
+        entry). Every hidden card is one of the unaccounted ones, so any open answer still
+        leaves a consistent way to name the rest."""
+        if self.counts is None:
+            return IDENTITIES
+        counts = self.counts
+        return tuple(
+            i
+            for i in IDENTITIES
+            if getattr(counts, i) - self.revealed(i) - list(chosen).count(i) > 0
+        )
 
     @property
     def over(self) -> bool:
