@@ -104,6 +104,10 @@ def screen_text(screen: MeowfiaScreen) -> list[str]:
 
 
 def snapshot(screen: MeowfiaScreen) -> tuple[object, list[str]]:
+    # The banner's timer follows the (manual) clock on a 0.2 s real-time ticker; under a
+    # loaded machine that tick may not have come since the clock moved: tick now, as the
+    # screen would within 0.2 s, so both apps are read at the clock's time.
+    screen._tick()
     state = screen.session.state
     return host_view(state, screen.session.clock.monotonic_ns()), screen_text(screen)
 
