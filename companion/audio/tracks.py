@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.audio.decode import read_music_info
-from companion.audio.wavfile import wav_duration
 from companion.i18n import N_, _
 
 __all__ = [
@@ -91,6 +90,11 @@ def track_path(track_id: str, root: Path | None = None) -> Path:
 
 def cue_path(name: str, root: Path | None = None) -> Path:
     return (root or sounds_dir()) / "cues" / f"{name}.wav"
+
+
+def wav_duration(path: Path) -> float:
+    """A built-in sound's length in seconds, from its header (the decoder's count)."""
+    return read_music_info(path).duration_s
 
 
 def _track(spec: TrackSpec) -> Track:
