@@ -1,6 +1,6 @@
 """Render the Meeple Circus music and cues from the note data in ``scores.py``.
 
-    python sounds/render.py                  # write every track and cue into sounds/
+    python sounds/render.py                  # every track and cue, into companion/audio/sounds/
     python sounds/render.py --out /tmp/x     # somewhere else (the byte-identity test)
     python sounds/render.py --only tadaa     # one file (a track id or a cue name)
 
@@ -42,7 +42,13 @@ sys.path.insert(0, str(HERE.parent))
 import scores  # noqa: E402  (note data beside this file)
 from scores import Piece, Section  # noqa: E402
 
-from companion.audio.tracks import CUES, TRACK_TABLE, cue_path, track_path  # noqa: E402
+from companion.audio.tracks import (  # noqa: E402
+    CUES,
+    TRACK_TABLE,
+    builtin_sounds_dir,
+    cue_path,
+    track_path,
+)
 
 SR = 22050
 PEAK = 0.89
@@ -798,7 +804,12 @@ def render(name: str, root: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=HERE, help="root folder (default: sounds/)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=builtin_sounds_dir(),
+        help="root folder (default: the package's companion/audio/sounds/)",
+    )
     parser.add_argument("--only", action="append", help="a track id or cue name (repeatable)")
     args = parser.parse_args(argv)
     names = args.only or list(jobs())

@@ -16,18 +16,25 @@ from collections.abc import Sequence
 
 from companion.session.store import StoreError
 
-COMMANDS = ("export", "replay", "importer", "devices", "board", "stats", "check", "backup")
+COMMANDS = (
+    "export",
+    "replay",
+    "importer",
+    "devices",
+    "board",
+    "stats",
+    "check",
+    "backup",
+    "doctor",
+    "paths",
+)
 
 
 def version() -> str:
-    """The installed package's version (the source tree's when run uninstalled)."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
+    """The release: ``companion.__version__``, the one place the wheel's version comes from."""
+    from companion import __version__
 
-    try:
-        return installed("companion")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return __version__
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,9 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def main(argv: Sequence[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    """Run ``companion`` with ``argv``. ``parser``: one ``build_parser()`` made before,
+    for callers that run many commands in one process (building it is most of a short
+    command's time: argparse looks its own translations up for every subcommand)."""
+    args = (parser or build_parser()).parse_args(argv)
     if args.command is not None:
         from companion.cli.common import release_locks
 

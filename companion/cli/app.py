@@ -48,6 +48,8 @@ def run_app(args: argparse.Namespace) -> int:
         return 2
     choice = app.run()
     lock.release()
+    if app.return_code:  # the app crashed (Textual printed why): never exit 0 then
+        return int(app.return_code)
     if choice == "board":
         from companion.ui.board import make_board  # deferred: Textual is slow to import
 

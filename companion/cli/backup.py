@@ -13,9 +13,9 @@ import argparse
 
 from companion.cli.common import fail, open_store, setup_language
 from companion.i18n import _
-from companion.session.backup import backup, default_backup_path, restore
+from companion.session.backup import backup, default_backup_path, keep_aside, restore
 from companion.session.locations import default_db_path
-from companion.session.store import StoreError
+from companion.session.store import StoreError, history_missing
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +33,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Replace the history by FILE, a backup written by 'companion backup' (or "
         "an automatic one). A damaged or foreign file is refused; close the app first.",
     )
-    parser.add_argument("file", metavar="FILE", help="the backup to restore")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        help="the backup to restore (default: the newest backup that has the history "
+        "missing from the database, when some is)",
+    )
     parser.set_defaults(command=run_restore)
 
 
@@ -56,9 +62,18 @@ def run_backup(args: argparse.Namespace) -> int:
 
 def run_restore(args: argparse.Namespace) -> int:
     setup_language(args)
-    store = open_store(args)
+    path = default_db_path(getattr(args, "db", None))
+    lost = history_missing(path)
+    source = args.file
+    if source is None:
+        offer = lost.offer if lost is not None else None
+        if offer is None:
+            fail(_("Name the backup to restore: companion restore FILE."))
+        source = str(offer)
+    kept = keep_aside(path) if lost is not None else None  # the damaged file, as it is
+    store = open_store(args, accept_loss=True)
     try:
-        safety = restore(store, args.file)
+        safety = restore(store, source)
     except StoreError as exc:
         fail(exc.render(_))
         raise  # unreachable
@@ -66,7 +81,13 @@ def run_restore(args: argparse.Namespace) -> int:
         store.close()
     print(
         _("Restored the history from {file}. The history before it was kept in {safety}.").format(
-            file=args.file, safety=safety
+            file=source, safety=safety
         )
     )
+    if kept is not None:
+        print(
+            _("The damaged database file was kept aside, as it was, in {folder}.").format(
+                folder=kept
+            )
+        )
     return 0

@@ -14,7 +14,13 @@ import sys
 from companion.i18n import _, resolve_language, set_language
 from companion.session.locations import default_db_path
 from companion.session.owner import DatabaseInUse, OwnerLock
-from companion.session.store import SCHEMA_VERSION, Store, StoreError, inspect_file
+from companion.session.store import (
+    SCHEMA_VERSION,
+    Store,
+    StoreError,
+    history_missing,
+    inspect_file,
+)
 
 _HELD: list[OwnerLock] = []
 """Owner locks taken by this command, held until the process ends."""
@@ -26,7 +32,20 @@ def setup_language(args: argparse.Namespace) -> str:
     return lang
 
 
-def open_store(args: argparse.Namespace, *, readonly: bool = False) -> Store:
+def check_store(args: argparse.Namespace) -> None:
+    """Exit 2 with ``open_store``'s message if the database named by ``--db`` is not
+    one this companion may open (foreign, damaged, newer); cheap: it reads the file's
+    header, takes no lock and creates nothing."""
+    path = default_db_path(getattr(args, "db", None))
+    try:
+        inspect_file(path)
+    except StoreError as exc:
+        fail(exc.render(_))
+
+
+def open_store(
+    args: argparse.Namespace, *, readonly: bool = False, accept_loss: bool = False
+) -> Store:
     """Open the database named by ``--db``/``COMPANION_DB``; exit 2 with a message if not.
 
     ``readonly``: no write is possible, no lock is taken, and a database that does
@@ -38,16 +57,24 @@ def open_store(args: argparse.Namespace, *, readonly: bool = False) -> Store:
         if readonly:
             found = inspect_file(path)
             if not found.exists:
+                lost = history_missing(path)
+                if lost is not None:  # emptied or deleted: never an empty history in silence
+                    fail(lost.render(_))
                 return Store.memory()  # no history yet: nothing to read, nothing created
             if found.version < SCHEMA_VERSION:
                 # Written by an older companion: upgrade it first, as the app would
                 # (under the owner lock, so never beside a running app).
                 with OwnerLock(path):
                     Store.open(path).close()
-            return Store.open(path, readonly=True)
+            store = Store.open(path, readonly=True)
+            if store.missing is not None:  # read what is there, and say what is not
+                lost = history_missing(path)
+                if lost is not None:
+                    print(f"companion: {lost.render(_)}", file=sys.stderr)
+            return store
         inspect_file(path)  # refused files get no lock file beside them
         _HELD.append(OwnerLock(path).acquire())
-        return Store.open(path)
+        return Store.open(path, accept_loss=accept_loss)
     except StoreError as exc:
         fail(exc.render(_))
     except DatabaseInUse as busy:
@@ -67,6 +94,15 @@ def warn_damaged(store: Store) -> None:
             ).format(n=len(store.damaged), ids=", ".join(sorted(store.damaged)[:5])),
             file=sys.stderr,
         )
+    if store.unreadable:
+        print("companion: " + unreadable_message(store.unreadable), file=sys.stderr)
+
+
+def unreadable_message(problem: str) -> str:
+    return _(
+        "Part of the history could not be read ({problem}); what could be read is "
+        "shown. Run 'companion check'; 'companion restore FILE' puts a backup back."
+    ).format(problem=_(problem))
 
 
 def release_locks() -> None:

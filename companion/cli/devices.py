@@ -197,6 +197,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
     p.add_argument("--seed", type=int, help="random seed (offsets, drifts, delays)")
     p.add_argument("--quiet", action="store_true", help="do not echo every line sent")
+    p.add_argument(
+        "--no-config",
+        action="store_true",
+        help="leave the Tadaa settings file alone (by default the simulated ports are "
+        "added to it and their buttons given to seats 1, 2, …: a running app takes them "
+        "at once)",
+    )
     p.set_defaults(command=run_simulate)
 
 
@@ -251,6 +258,9 @@ def describe_hid(info: hid.HidDeviceInfo, config: TadaaConfig) -> str:
 
 
 def list_hid(config: TadaaConfig) -> int:
+    if not hid.SUPPORTED:
+        print(_(hid.UNSUPPORTED))
+        return 0
     devices = hid.list_hid_devices()
     print(_("USB HID devices with keys: {n}").format(n=len(devices)))
     for info in devices:
@@ -612,6 +622,19 @@ def run_simulate(args: argparse.Namespace) -> int:
             ),
             flush=True,
         )
+        if not args.no_config:
+            try:
+                where = register_simulated(sim.devices, link_dir)
+            except (OSError, ValueError) as exc:
+                print(_("Could not tell the companion: {error}").format(error=exc), flush=True)
+            else:
+                print(
+                    _(
+                        "Told the companion ({path}): it watches these ports and gives "
+                        "button N to seat N; a running app takes them in a moment."
+                    ).format(path=where),
+                    flush=True,
+                )
         sim.on_line = echo  # from here on, show what the devices send
         start = time.monotonic_ns() + int(args.start_in * 1e9)
         for dev_no, button, offset in script:
@@ -623,6 +646,26 @@ def run_simulate(args: argparse.Namespace) -> int:
             sim.call(functools.partial(sim.unplug, d), start + int(t1 * 1e9))
             sim.call(functools.partial(_replug, sim, d), start + int(t2 * 1e9))
         return _key_loop(sim, args, lock)
+
+
+def register_simulated(devices: list[SimDevice], link_dir: Path) -> Path:
+    """Add the simulator's stable links to the settings file's ports and give its
+    buttons to seats in order (a box: button N is seat N; one device per player:
+    device N is seat N). Mappings of earlier simulators (serials ``SIM…``) go."""
+    from companion.hardware.config import seat_owner
+
+    config = TadaaConfig.load()
+    glob = str(link_dir / "tadaa-*")
+    if glob not in config.ports:
+        config.ports.append(glob)
+    config.buttons = {s: m for s, m in config.buttons.items() if not s.startswith("SIM")}
+    seat = 1
+    for dev in devices:
+        for button in range(1, dev.config.buttons + 1):
+            config.buttons.setdefault(dev.config.serial, {})[button] = seat_owner(seat)
+            seat += 1
+    config.save()
+    return config.path or default_path()
 
 
 def _replug(sim: Simulator, dev: SimDevice) -> None:

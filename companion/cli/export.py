@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from companion.cli.common import fail, open_store, setup_language
+from companion.cli.common import fail, open_store, setup_language, warn_damaged
 from companion.cli.history_args import add_filter_args, filter_from_args
 from companion.i18n import _, ngettext
 from companion.rules.base import RuleError
@@ -17,9 +18,9 @@ from companion.session.export import (
     ExportError,
     bgstats_link,
     bgstats_play,
+    export_file,
     export_text,
     now_stamp,
-    write_atomic,
 )
 from companion.session.results import query_results, session_results
 from companion.session.store import StoreError
@@ -77,24 +78,29 @@ def run(args: argparse.Namespace) -> int:
                 if res.finished:
                     print(bgstats_link(bgstats_play(res)))
             return 0
-        text = export_text(
-            store,
-            ids,
-            args.format,
-            lang=lang,
-            exported_at=now_stamp(),
-            single=bool(args.session) and len(ids) == 1,
-        )
-        if args.out:
-            path = write_atomic(args.out, text)
+        options: dict[str, Any] = {
+            "lang": lang,
+            "exported_at": now_stamp(),
+            "single": bool(args.session) and len(ids) == 1,
+            # A whole history (or a filter) exports every sound session and names
+            # the damaged ones; sessions asked for by id are refused if damaged.
+            "skip_damaged": not args.session,
+        }
+        if args.out:  # streamed into the file (atomically), never held whole
+            path = export_file(store, ids, args.format, args.out, **options)
+            exported = len(ids) - sum(sid in store.damaged for sid in ids)
             print(
                 ngettext(
                     "Exported {n} session to {path}.", "Exported {n} sessions to {path}.", len(ids)
-                ).format(n=len(ids), path=path),
+                ).format(n=exported, path=path),
                 file=sys.stderr,
             )
         else:
+            text = export_text(store, ids, args.format, **options)
             sys.stdout.write(text.removeprefix("\ufeff") if sys.stdout.isatty() else text)
+        if store.damaged:
+            warn_damaged(store)
+            return 1
         return 0
     except (ExportError, StoreError) as exc:
         fail(exc.render(_))

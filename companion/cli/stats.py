@@ -93,7 +93,7 @@ def tables(stats: Statistics, lang: str) -> list[Any]:
         for pg in p.games:
             players.add_row(
                 "",
-                game_name(pg.game, lang),
+                game_name(pg.game, lang, pg.title),
                 str(pg.plays),
                 str(pg.wins),
                 percent(pg.win_rate),
@@ -118,7 +118,7 @@ def tables(stats: Statistics, lang: str) -> list[Any]:
     for g in stats.games:
         d = g.scores
         games.add_row(
-            game_name(g.game, lang),
+            game_name(g.game, lang, g.title),
             str(g.plays),
             str(g.abandoned),
             duration(g.average_duration_s),
@@ -129,9 +129,9 @@ def tables(stats: Statistics, lang: str) -> list[Any]:
         )
         for s in g.sides:
             sides.add_row(
-                game_name(g.game, lang),
+                game_name(g.game, lang, g.title),
                 str(s.players),
-                side_label(s.side),
+                side_label(s.side, g.game),
                 str(s.plays),
                 str(s.wins),
                 percent(s.win_rate),
