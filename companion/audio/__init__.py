@@ -2,5 +2,5 @@
 
 ``backend`` chooses between a real ALSA device (through ``simpleaudio``) and a silent
 backend that only counts down; ``tracks`` is the catalogue of the rendered WAVs in
-``sounds/``; ``alsa`` keeps libasound from writing to the terminal.
+``companion/audio/sounds/``; ``alsa`` keeps libasound from writing to the terminal.
 """

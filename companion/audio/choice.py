@@ -95,8 +95,12 @@ def _length(text: str, what: str) -> int:
     return seconds
 
 
-def parse_music_choice(text: str) -> MusicChoice:
+def parse_music_choice(text: str, *, measure: bool = False) -> MusicChoice:
     """Read and check an act's music setting (see the module docstring).
+
+    ``measure``: decode the whole file to check its length (``decode.measure_music``:
+    a full decode, so never on the UI thread); else its header's (or the length
+    measured before).
 
     Raises :class:`MusicChoiceError` with a message for the host.
     """
@@ -130,7 +134,7 @@ def parse_music_choice(text: str) -> MusicChoice:
             value=raw,
         )
     try:
-        info = read_music_info(path)
+        info = read_music_info(path, measure=measure)
     except MusicChoiceError:
         raise
     except AudioFileError as exc:

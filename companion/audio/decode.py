@@ -15,12 +15,25 @@ Design decisions:
   :data:`SAMPLE_RATES` is resampled to 48 kHz by the decoder.
 * A WAV whose header promises more sound than the file holds is refused when chosen
   (the decoder would quietly play the part that is there).
+* Every file is also measured by decoding it whole (:func:`measure_music`, streamed:
+  no more than a chunk in memory): a header can claim any length (an MP3 cut short
+  keeps its Xing/Info frame count, a FLAC its STREAMINFO total), and the act's
+  countdown must be the sound's. A file whose decoded length differs from its
+  header's by more than one codec frame (:data:`FRAME_TOLERANCE`) is refused with
+  both numbers. Measuring costs a full decode (0.8 s for a 5-minute 128 kb/s MP3
+  on the shared 2-core machine, 1.6 s under heavier load; ``benchmarks/music_measure.py``,
+  ``docs/PERFORMANCE.md``), so it runs
+  where the companion already waits for the disk — the new-session form's check
+  and a ``choose-music`` on the writer thread, the decode before playing on the
+  audio thread — never on the UI thread, and each file (path, size, mtime) is
+  measured once: the UI's quick header reads then return the measured length.
 * :func:`cut_pcm` shortens a song to an act's length with a short linear fade-out,
   so any song can time an act.
 """
 
 from __future__ import annotations
 
+import contextlib
 import struct
 import threading
 from collections import OrderedDict
@@ -29,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.audio.errors import AudioFileError
-from companion.i18n import N_
+from companion.i18n import N_, _
 
 #: Rates both players take as they are (simpleaudio's documented matrix).
 SAMPLE_RATES = (8000, 11025, 16000, 22050, 32000, 44100, 48000, 88200, 96000, 192000)
@@ -154,13 +167,89 @@ def _check_wav_length(path: Path) -> None:
             pos += 8 + length + (length & 1)
 
 
-def read_music_info(path: Path) -> MusicInfo:
-    """Format, channels, rate and length of ``path`` from the decoder (no full decode).
+FRAME_TOLERANCE = {"mp3": 1152, "flac": 4608, "vorbis": 4096, "wav": 1}
+"""How far (in frames) a decoded length may differ from the header's: one codec frame
+(an MP3 frame; FLAC's largest common block; a Vorbis long block twice)."""
+
+_measured_lock = threading.Lock()
+_measured: dict[tuple[str, int, int], MusicInfo] = {}
+
+
+def _file_key(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return (str(path.resolve()), st.st_mtime_ns, st.st_size)
+
+
+def format_seconds(seconds: float) -> str:
+    """A length as a host reads it: ``1.2 s`` below a minute, else ``1:30``."""
+    if seconds < 60:
+        return _("{seconds} s").format(seconds=f"{seconds:.1f}")
+    whole = round(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def read_music_info(path: Path, *, measure: bool = False) -> MusicInfo:
+    """Format, channels, rate and length of ``path`` from the decoder.
+
+    Without ``measure``, from the header (no full decode; quick enough for the UI
+    thread), unless the file was measured already: then the measured length.
+    With ``measure``, the whole file is decoded (:func:`measure_music`).
 
     Raises :class:`AudioFileError` with the reason: missing, unreadable, not a
-    format the decoder knows, a WAV cut short, or no sound at all.
+    format the decoder knows, a WAV cut short, no sound at all, or (measured) a
+    length that is not the header's.
     """
     path = Path(path)
+    if measure:
+        return measure_music(path)
+    with contextlib.suppress(OSError):
+        with _measured_lock:
+            known = _measured.get(_file_key(path))
+        if known is not None:
+            return known
+    return _header_info(path)
+
+
+def measure_music(path: Path) -> MusicInfo:
+    """The file's length counted by decoding every frame (streamed), checked against
+    its header. Cached by path, size and modification time."""
+    path = Path(path)
+    info = _header_info(path)
+    try:
+        key = _file_key(path)
+    except OSError as exc:
+        raise AudioFileError(
+            N_("{file} cannot be read ({detail})."), file=str(path), detail=exc.strerror or str(exc)
+        ) from exc
+    with _measured_lock:
+        known = _measured.get(key)
+    if known is not None:
+        return known
+    ma = _miniaudio()
+    frames = 0
+    try:
+        for chunk in ma.stream_file(
+            str(path), ma.SampleFormat.SIGNED16, info.channels, info.sample_rate, 65536
+        ):
+            frames += len(chunk) // info.channels
+    except Exception as exc:  # a decoder error midway: the file is damaged there
+        raise _undecodable(path, exc) from exc
+    if abs(frames - info.n_frames) > FRAME_TOLERANCE[info.format]:
+        raise AudioFileError(
+            N_("{file} holds {actual} of sound, its header says {claimed}."),
+            file=path.name,
+            actual=format_seconds(frames / info.sample_rate),
+            claimed=format_seconds(info.duration_s),
+        )
+    if not frames:
+        raise AudioFileError(N_("{file} holds no sound."), file=str(path))
+    measured = MusicInfo(info.format, info.channels, info.sample_rate, frames)
+    with _measured_lock:
+        _measured[key] = measured
+    return measured
+
+
+def _header_info(path: Path) -> MusicInfo:
     kind = _sniff(_open(path))
     ma = _miniaudio()
     getter = {

@@ -1,4 +1,4 @@
-"""The music and cue catalogue: which WAV in ``sounds/`` plays for which act.
+"""The music and cue catalogue: which WAV in ``companion/audio/sounds/`` plays for which act.
 
 A host may also pick their own file (:func:`load_track`): MP3, FLAC, OGG or WAV.
 
@@ -10,6 +10,8 @@ Design decisions:
   the countdown is the track's length from the moment ``play`` returns.
 * Titles are ``N_`` templates, translated when :func:`catalogue` is called (after
   the app has chosen its language).
+* The WAVs are package data (``companion/audio/sounds/{tracks,cues}``), found with
+  :mod:`importlib.resources`, so every kind of install carries its music.
 * ``COMPANION_SOUNDS`` may point at another folder laid out the same way (tests,
   or an install that keeps the sounds elsewhere).
 """
@@ -22,12 +24,14 @@ from pathlib import Path
 
 from companion.audio.decode import read_music_info
 from companion.i18n import N_, _
+from companion.resources import package_path
 
 __all__ = [
     "ACTS",
     "CUES",
     "TRACK_TABLE",
     "Track",
+    "builtin_sounds_dir",
     "catalogue",
     "cue",
     "load_track",
@@ -77,11 +81,17 @@ class Track:
     duration_s: float
 
 
+def builtin_sounds_dir() -> Path:
+    """The sounds the package carries (what ``sounds/render.py`` writes)."""
+    return package_path("audio", "sounds")
+
+
 def sounds_dir() -> Path:
+    """``$COMPANION_SOUNDS`` if set, else the package's own sounds."""
     override = os.environ.get("COMPANION_SOUNDS")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "sounds"
+    return builtin_sounds_dir()
 
 
 def track_path(track_id: str, root: Path | None = None) -> Path:

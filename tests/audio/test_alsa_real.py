@@ -129,7 +129,7 @@ def test_each_player_writes_the_exact_frames_to_the_alsa_device(
 
 @pytest.mark.parametrize("name", BOTH)
 def test_a_committed_track_reaches_the_device_unchanged(tmp_path: Path, name: str) -> None:
-    cue = Path(__file__).resolve().parents[2] / "sounds" / "cues" / "tadaa.wav"
+    cue = Path(__file__).resolve().parents[2] / "companion/audio/sounds/cues/tadaa.wav"
     capture = tmp_path / "capture.wav"
     result, stderr = run_child(PLAY, backend_env(tmp_path, file_pcm(capture), name), str(cue))
     assert result["available"] is True and stderr == b""

@@ -12,7 +12,7 @@ from companion.audio.tracks import CUES, catalogue, cue, track, tracks_for_act, 
 from companion.i18n import set_language
 
 ROOT = Path(__file__).resolve().parents[2]
-ALL_WAVS = sorted((ROOT / "sounds").glob("*/*.wav"))
+ALL_WAVS = sorted((ROOT / "companion" / "audio" / "sounds").glob("*/*.wav"))
 
 
 def samples(path: Path) -> np.ndarray:
