@@ -9,10 +9,14 @@ every database — and a host can read or fix it by hand::
      "buttons": {"E6614103E7452D2F": {"1": "Ann", "2": "Bo"}}}
 
 Buttons are remembered by device serial number and button number, and map to a
-player *name* (the roster's): sessions number their players ``p1``… afresh, names
-stay. Button ``0`` (``ANY_BUTTON``) gives a player every button of a device (a
-gamepad or a foot pedal per player; USB HID devices are keyed ``hid:…``, see
-``companion.hardware.hid``). Writes are atomic (temporary file + rename).
+*seat* (``"seat:3"``: whoever sits third at this session's table, whatever their
+name or language — what the mapping dialog and ``companion devices simulate``
+write) or to a player *name* (the roster's, ``companion devices map NAMES``):
+sessions number their players ``p1``… afresh, seats and names stay. Button ``0``
+(``ANY_BUTTON``) gives a player every button of a device (a gamepad or a foot pedal
+per player; USB HID devices are keyed ``hid:…``, see ``companion.hardware.hid``).
+Writes are atomic (temporary file + rename). The app reads the file again when it
+changes (the running app picks up a new port or button map without a restart).
 """
 
 from __future__ import annotations
@@ -28,6 +32,21 @@ from typing import Any
 from companion.session.locations import config_dir
 
 FILE_NAME = "tadaa.json"
+SEAT_PREFIX = "seat:"
+
+
+def seat_owner(seat: int) -> str:
+    """The map's value for "whoever sits at ``seat``" (1-based)."""
+    return f"{SEAT_PREFIX}{seat}"
+
+
+def owner_seat(owner: str) -> int | None:
+    """The seat a map value names, or None (a player's name)."""
+    if owner.startswith(SEAT_PREFIX) and owner[len(SEAT_PREFIX) :].isdigit():
+        return int(owner[len(SEAT_PREFIX) :])
+    return None
+
+
 ANY_BUTTON = 0
 """In the map: every button of the device is this player's."""
 
@@ -177,9 +196,21 @@ class TadaaConfig:
         self.buttons.setdefault(serial, {})[button] = name
         self.buttons = {s: m for s, m in self.buttons.items() if m}
 
-    def button_of(self, name: str) -> tuple[str, int] | None:
+    def button_of(self, name: str, seat: int | None = None) -> tuple[str, int] | None:
+        """The button of the player called ``name``, or of ``seat`` (a seat's
+        button wins over a name's)."""
+        found = None
         for serial, mapping in self.buttons.items():
             for button, n in mapping.items():
-                if n.casefold() == name.casefold():
+                if seat is not None and owner_seat(n) == seat:
                     return serial, button
-        return None
+                if found is None and n.casefold() == name.casefold():
+                    found = serial, button
+        return found
+
+    def mtime_ns(self) -> int | None:
+        """When the file last changed (None: there is none): to reload on change."""
+        try:
+            return (self.path or default_path()).stat().st_mtime_ns
+        except OSError:
+            return None

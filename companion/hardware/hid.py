@@ -48,11 +48,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import glob
 import os
 import select
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -62,7 +62,20 @@ from typing import Any, NamedTuple
 
 from companion.hardware.config import TadaaConfig
 from companion.hardware.link import DevicePress, DeviceStatus
-from companion.i18n import _
+from companion.i18n import N_, _
+from companion.resources import device_file
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: there is no evdev to read
+    fcntl = None  # type: ignore[assignment]
+
+#: Whether this machine can read HID buttons at all: evdev is Linux's.
+SUPPORTED = sys.platform.startswith("linux") and fcntl is not None
+UNSUPPORTED = N_(
+    "HID buttons need Linux here; use a serial box (an Arduino or RP2040 Tadaa box: "
+    "companion paths firmware-arduino)."
+)
 
 # --------------------------------------------------------------------------- the kernel ABI
 
@@ -387,7 +400,12 @@ def _roots() -> tuple[str, str]:
 
 
 def list_hid_devices(sys_root: str = "", dev_root: str = "") -> list[HidDeviceInfo]:
-    """Every input event node with keys or buttons, from sysfs (opens nothing)."""
+    """Every input event node with keys or buttons, from sysfs (opens nothing).
+
+    None where HID buttons cannot be read (:data:`SUPPORTED` is False).
+    """
+    if not SUPPORTED:
+        return []
     default_sys, default_dev = _roots()
     sys_root, dev_root = sys_root or default_sys, dev_root or default_dev
     by_id = _by_id_links(Path(dev_root))
@@ -429,13 +447,19 @@ class OpenFailed(Exception):
     """A device that cannot be opened; ``str()`` is what the host is shown."""
 
 
+def udev_rule() -> Path:
+    """The udev rule the package carries (``companion paths udev-hid`` prints it)."""
+    return device_file("udev-hid")
+
+
 def permission_message(info: HidDeviceInfo) -> str:
     return _(
         "Cannot open {path} ({name}): permission denied. Either add yourself to the "
         "'input' group (sudo usermod -aG input $USER, then log out and in again), or "
-        "install the companion's udev rule for this device: see docs/hardware.md, "
-        "'USB HID buttons', and devices/hid/70-companion-hid.rules."
-    ).format(path=info.event, name=info.name or info.stable_id)
+        "install the companion's udev rule: sudo cp {rule} /etc/udev/rules.d/ (a device "
+        "it does not list yet: add its vendor and product to the copy, see "
+        "docs/hardware.md, 'USB HID buttons')."
+    ).format(path=info.event, name=info.name or info.stable_id, rule=udev_rule())
 
 
 @dataclass
@@ -559,6 +583,8 @@ class HidSource:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> HidSource:
+        if not SUPPORTED:
+            return self  # problems() says why; nothing to read here
         self._thread = threading.Thread(target=self._run, name="hid-source", daemon=True)
         self._thread.start()
         return self
@@ -625,6 +651,8 @@ class HidSource:
 
     def problems(self) -> list[str]:
         """What the host should know: devices that cannot be read, events dropped."""
+        if not SUPPORTED:
+            return [_(UNSUPPORTED)]
         with self._lock:
             out = [d.problem for d in self.devices.values() if d.problem]
             for d in self.devices.values():

@@ -39,6 +39,20 @@ Design decisions:
   (``worst_hold_ns``).
 * A press is delivered exactly once, or counted lost (``DeviceStatus.lost``) —
   never silently gone.
+* A press is acknowledged only after every press listener returned (the session's
+  raw log has it on disk): a kill before that leaves it in the device, which
+  sends it again to the next process.
+* The link's view survives a restart of the app (``LinkView``): the session log
+  holds every press and every meeting (``tadaa-link``) and loss (``tadaa-lost``)
+  the hub reported (``on_link``); ``link_views`` reads them back and ``restore``
+  hands them to a new hub before it meets the device. A known boot is then a
+  device that kept running (RESEND from the first missing number, not a first
+  meeting), its clock model starts from the logged presses' intervals, and a known
+  serial with another boot is a device that restarted while the app was down
+  (every press of the new boot counts).
+* A heartbeat says which events the device still holds (``last_seq - unacked``
+  and below are forgotten): a number the host lacks there can never come and is
+  counted lost at once, however it was lost.
 """
 
 from __future__ import annotations
@@ -51,7 +65,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -307,17 +321,142 @@ class SeqRecord:
     def give_up_below(self, seq: int) -> int:
         """The device dropped everything before ``seq`` that it did not send (ring
         overflow): count the loss. Costs O(gaps), whatever their length."""
-        gone = 0
-        for a, b in self.done.gaps(1, seq - 1):
-            gone += b - a + 1
+        return sum(b - a + 1 for a, b in self.give_up_ranges(seq))
+
+    def give_up_ranges(self, seq: int) -> list[tuple[int, int]]:
+        """Like ``give_up_below``, returning the ranges given up."""
+        ranges = self.done.gaps(1, seq - 1)
+        for a, b in ranges:
             self.done.add_range(a, b)
             self.gone.add_range(a, b)
-        self.lost += gone
-        return gone
+            self.lost += b - a + 1
+        return ranges
+
+    @classmethod
+    def from_view(cls, view: LinkView, last_seq: int) -> SeqRecord:
+        record = cls()
+        for a, b in view.done:
+            record.done.add_range(a, b)
+        for a, b in view.gone:
+            record.gone.add_range(a, b)
+        record.lost = view.lost
+        record.highest = max([last_seq, *(b for _, b in view.done)])
+        return record
 
     @property
     def missing(self) -> bool:
         return self.highest > self.contiguous
+
+
+@dataclass(frozen=True)
+class LinkView:
+    """What the session log knows of one device's boot (see ``link_views``)."""
+
+    serial: str
+    boot: str
+    done: tuple[tuple[int, int], ...]
+    """Settled numbers as ranges: arrived, predating the first meeting, or lost."""
+    gone: tuple[tuple[int, int], ...] = ()
+    """The numbers given up as lost (a part of ``done``)."""
+    baseline: int = 0
+    presses: int = 0
+    samples: tuple[SyncSample, ...] = ()
+    """Clock samples (a logged press's interval is one), in device-time order."""
+
+    @property
+    def lost(self) -> int:
+        return sum(b - a + 1 for a, b in self.gone)
+
+
+RESTORED_SAMPLES = 16
+"""The newest logged clock samples of a boot a restored clock model starts from."""
+
+
+def link_views(payloads: Iterable[Mapping[str, Any]]) -> list[LinkView]:
+    """The link's view of every device, from a session's raw hardware log.
+
+    ``payloads``: the ``hw`` entries in log order. Per device the boot of its last
+    entry counts: the numbers its presses carry, everything up to the ``settled``
+    of its ``tadaa-link`` entries (numbered before the app met it, or settled
+    before this session listened), and its ``tadaa-lost`` ranges (an arrival
+    after all takes its number off them). A log written before ``tadaa-link``
+    existed: everything before a boot's first logged press predates it.
+    """
+    boots: dict[tuple[str, str], dict[str, Any]] = {}
+    last_boot: dict[str, str] = {}
+    for p in payloads:
+        kind = p.get("kind")
+        device, boot = p.get("device"), p.get("boot")
+        if kind not in ("tadaa-press", "tadaa-link", "tadaa-lost"):
+            continue
+        if not isinstance(device, str) or not isinstance(boot, str):
+            continue
+        last_boot[device] = boot
+        b = boots.setdefault(
+            (device, boot),
+            {
+                "done": RangeSet(),
+                "gone": RangeSet(),
+                "settled": None,
+                "first": None,
+                "baseline": 0,
+                "presses": 0,
+                "samples": [],
+            },
+        )
+        try:
+            if kind == "tadaa-press":
+                seq = int(p["seq"])
+                if seq < 1:
+                    continue
+                b["done"].add(seq)
+                b["gone"].remove(seq)
+                b["presses"] += 1
+                b["first"] = seq if b["first"] is None else min(b["first"], seq)
+                unc = int(p.get("uncertainty_ns") or 0)
+                if unc > 0:
+                    host = int(p["host_ns"])
+                    b["samples"].append(SyncSample(host - unc, host + unc, int(p["device_us"])))
+            elif kind == "tadaa-link":
+                settled = max(0, int(p.get("settled", 0)))
+                b["settled"] = max(b["settled"] or 0, settled)
+                b["baseline"] = max(b["baseline"], int(p.get("baseline", 0)))
+                sample = p.get("sample")
+                if isinstance(sample, list) and len(sample) == 3:
+                    b["samples"].append(SyncSample(*(int(x) for x in sample)))
+            else:
+                for a, z in p.get("seqs", ()):
+                    a, z = int(a), int(z)
+                    if 1 <= a <= z:
+                        b["gone"].add_range(a, z)
+                        b["done"].add_range(a, z)
+        except (KeyError, TypeError, ValueError):
+            continue  # a damaged payload: the rest still counts
+    views = []
+    for device, boot in sorted(last_boot.items()):
+        b = boots[(device, boot)]
+        done: RangeSet = b["done"]
+        if b["settled"] is not None:
+            settled, baseline = b["settled"], b["baseline"]
+        else:  # an older log: what came before the first logged press predates it
+            settled = baseline = max(0, (b["first"] or 1) - 1)
+        done.add_range(1, settled)
+        samples: list[SyncSample] = []
+        for s in sorted(b["samples"], key=lambda s: s.device_us):
+            if s.rtt_ns > 0 and (not samples or s.device_us > samples[-1].device_us):
+                samples.append(s)
+        views.append(
+            LinkView(
+                device,
+                boot,
+                tuple(zip(done.lo, done.hi, strict=True)),
+                tuple(zip(b["gone"].lo, b["gone"].hi, strict=True)),
+                baseline=baseline,
+                presses=b["presses"],
+                samples=tuple(samples[-RESTORED_SAMPLES:]),
+            )
+        )
+    return views
 
 
 @dataclass
@@ -347,10 +486,24 @@ class DeviceState:
     lost_ns: int | None = None  # when the last link ended (None: a link is up)
     lost_with_error: bool = False
     queue_overflows: int = 0
+    unsettled: set[int] = field(default_factory=set)
+    """Numbers that arrived but whose listeners have not returned (waiting for the
+    clock, or being recorded): never acknowledged before they are settled."""
+    restored: bool = False
+    """The record of this boot came from the session log (an app restart)."""
 
     fresh_needed: int = 0
     """Pongs still wanted after a reconnect before presses are mapped again (so a
     press made while unplugged is interpolated, not extrapolated across the gap)."""
+
+    @property
+    def ack_target(self) -> int:
+        """The highest number the device may forget: every number up to it is
+        settled (arrived and through the listeners, or given up as lost)."""
+        contiguous = self.seqs.contiguous
+        if self.unsettled:
+            return min(contiguous, min(self.unsettled) - 1)
+        return contiguous
 
     @property
     def synced(self) -> bool:
@@ -506,6 +659,9 @@ def ping_gap_ns(pings_sent: int, fast: bool, rng: random.Random) -> int:
 
 PressListener = Callable[[DevicePress], None]
 StatusListener = Callable[[list[DeviceStatus]], None]
+LinkListener = Callable[[dict[str, Any]], None]
+"""Gets the link's own facts for the session log: ``tadaa-link`` (a boot met, what
+is settled) and ``tadaa-lost`` (numbers given up), see ``link_views``."""
 
 
 def candidate_ports(configured: Iterable[str] = ()) -> list[str]:
@@ -569,7 +725,7 @@ class TadaaHub:
     ) -> None:
         configured = tuple(configured)
         self.configured = configured
-        self.ports = ports or (lambda: candidate_ports(configured))
+        self.ports = ports or (lambda: candidate_ports(self.configured))
         self.clock = clock
         self.open_port = open_port or _open_serial
         self.devices: dict[str, DeviceState] = {}
@@ -581,6 +737,10 @@ class TadaaHub:
         self._shared: dict[str, bool] = {}
         self.press_listeners: list[PressListener] = []
         self.status_listeners: list[StatusListener] = []
+        self.link_listeners: list[LinkListener] = []
+        self.known: dict[str, LinkView] = {}
+        """Boots the session log knows, by serial, not met yet by this hub (``restore``)."""
+        self._link_out: list[dict[str, Any]] = []
         self.errors: list[str] = []
         self.armed = arm
         self.performing = False
@@ -621,11 +781,56 @@ class TadaaHub:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def set_configured(self, configured: Iterable[str]) -> None:
+        """Watch these configured ports (or globs) from now on (the settings file
+        changed: ``companion devices simulate`` added its ports, say)."""
+        configured = tuple(configured)
+        if configured != self.configured:
+            self.configured = configured
+            self._shared.clear()
+            self.poke()
+
     def on_press(self, listener: PressListener) -> None:
         self.press_listeners.append(listener)
 
     def on_status(self, listener: StatusListener) -> None:
         self.status_listeners.append(listener)
+
+    def on_link(self, listener: LinkListener) -> None:
+        self.link_listeners.append(listener)
+
+    def restore(self, views: Iterable[LinkView]) -> None:
+        """Take the session log's view of its devices (an app restart: before the
+        hub meets them). A device met already keeps its record, widened by what the
+        log has settled for the same boot."""
+        with self._lock:
+            for view in views:
+                state = self.devices.get(view.serial)
+                if state is None:
+                    self.known[view.serial] = view
+                elif state.boot == view.boot:
+                    for a, b in view.done:
+                        state.seqs.done.add_range(a, b)
+                    state.unsettled -= {
+                        n for n in state.unsettled if any(a <= n <= b for a, b in view.done)
+                    }
+
+    def link_facts(self) -> list[dict[str, Any]]:
+        """A ``tadaa-link`` payload per device met: for a session that starts listening."""
+        with self._lock:
+            return [self._link_fact(s) for s in self.devices.values()]
+
+    @staticmethod
+    def _link_fact(state: DeviceState) -> dict[str, Any]:
+        last = state.clock.samples[-1] if state.clock.samples else None
+        return {
+            "kind": "tadaa-link",
+            "device": state.serial,
+            "boot": state.boot,
+            "baseline": state.baseline,
+            "settled": state.ack_target,
+            "sample": [last.sent_ns, last.recv_ns, last.device_us] if last else None,
+        }
 
     def note_error(self, text: str) -> None:
         self.errors.append(text)
@@ -718,6 +923,12 @@ class TadaaHub:
     def _run(self) -> None:
         while not self._stop.is_set():
             now = self.clock()
+            if self._status_dirty:
+                # Said before the scan: a link lost since the last pass is shown as
+                # "reconnecting" before the scan reopens it (reported after the scan,
+                # a quick reopen hid the drop from the host's status line).
+                self._status_dirty = False
+                self._emit_status()
             try:
                 if now >= self._next_scan:
                     self._next_scan = now + SCAN_EVERY_NS
@@ -905,9 +1116,42 @@ class TadaaHub:
             self.lines_handled += 1
             self.worst_work = max(self.worst_work, self._work(state) - work0)
             self.worst_hold_ns = max(self.worst_hold_ns, time.perf_counter_ns() - started)
-        for press in emit:
-            for listener in list(self.press_listeners):
-                listener(press)
+        self._deliver(emit)
+
+    def _deliver(self, emit: list[DevicePress]) -> None:
+        """Outside the lock: the link's facts, then the presses; then acknowledge
+        what the listeners took (a kill before leaves the press in the device)."""
+        facts: list[dict[str, Any]] = []
+        if self._link_out:
+            with self._lock:
+                facts, self._link_out = self._link_out, []
+        try:
+            for fact in facts:
+                for link_listener in list(self.link_listeners):
+                    link_listener(fact)
+            for press in emit:
+                for listener in list(self.press_listeners):
+                    listener(press)
+        finally:
+            if emit:
+                self._settle(emit)
+
+    def _settle(self, emitted: list[DevicePress]) -> None:
+        with self._lock:
+            touched: dict[str, DeviceState] = {}
+            for press in emitted:
+                state = self.devices.get(press.serial)
+                if state is not None and state.boot == press.boot:
+                    state.unsettled.discard(press.seq)
+                    touched[state.serial] = state
+            for state in touched.values():
+                self._ack(state)
+
+    def _ack(self, state: DeviceState) -> None:
+        target = state.ack_target
+        if target > state.acked and state.link is not None:
+            state.link.write(proto.cmd_ack(state.boot, target))
+            state.acked = target
 
     @staticmethod
     def _work(state: DeviceState | None) -> int:
@@ -920,7 +1164,33 @@ class TadaaHub:
 
     def _hello(self, link: DeviceLink, hello: proto.Hello, arrival: int) -> list[DevicePress]:
         state = self.devices.get(hello.serial)
-        if state is None:
+        known = self.known.pop(hello.serial, None) if state is None else None
+        met = state is None or state.boot != hello.boot
+        if known is not None and known.boot == hello.boot:
+            # The session log knows this boot (the app restarted, the device kept
+            # running): not a first meeting. What the log lacks is asked for again.
+            state = DeviceState(hello.serial, hello, hello.boot, baseline=known.baseline)
+            state.seqs = SeqRecord.from_view(known, hello.last_seq)
+            state.presses = known.presses
+            state.restored = True
+            for sample in known.samples:
+                state.clock.add(sample)
+            state.fresh_needed = MIN_SYNC_SAMPLES
+            self.devices[hello.serial] = state
+            met = False
+        elif known is not None:
+            # The log knows this device by another boot: it restarted while the app
+            # was down. Every press of the new boot counts (asked for from 1); what
+            # the old boot still held then went with its memory, and nobody can say
+            # how much: say so.
+            self.note_error(
+                f"{hello.serial}: restarted while the app was down; presses it held "
+                "then are lost (how many cannot be known)"
+            )
+            state = DeviceState(hello.serial, hello, hello.boot, baseline=0)
+            state.seqs.highest = hello.last_seq
+            self.devices[hello.serial] = state
+        elif state is None:
             # First meeting with this boot: what it numbered so far predates us.
             state = DeviceState(hello.serial, hello, hello.boot, baseline=hello.last_seq)
             state.seqs = SeqRecord.starting_at(hello.last_seq)
@@ -933,6 +1203,7 @@ class TadaaHub:
             state.seqs = SeqRecord()
             state.clock.reset()
             state.pending.clear()
+            state.unsettled.clear()
             state.acked = 0
             state.resend_wait_ns = RESEND_RETRY_NS
             if hello.last_seq:
@@ -960,9 +1231,9 @@ class TadaaHub:
         link.pings_sent = 0
         link.next_ping_ns = 0
         link.write(proto.cmd_arm(self.armed))
-        if state.seqs.contiguous > state.acked:
-            link.write(proto.cmd_ack(state.boot, state.seqs.contiguous))
-            state.acked = state.seqs.contiguous
+        self._ack(state)
+        if met:  # for the session log: which boot, what is settled (see ``link_views``)
+            self._link_out.append(self._link_fact(state))
         # Ask for everything the device still holds beyond what we have (a dead
         # reader may have swallowed lines the device thinks were sent).
         self._request_resend(state, arrival, force=True)
@@ -996,7 +1267,7 @@ class TadaaHub:
             return []
         emit: list[DevicePress] = []
         if ev.overflow:
-            state.seqs.give_up_below(ev.seq)
+            self._give_up(state, ev.seq)
         if state.seqs.has(ev.seq):
             state.duplicates += 1
             # It came again: our acknowledgement was lost. Say it again.
@@ -1015,14 +1286,12 @@ class TadaaHub:
                 port=state.port,
             )
             state.presses += 1
+            state.unsettled.add(ev.seq)
             if state.synced:
                 emit.append(self._map(state, press))
             else:
                 state.pending.append(press)
-        contiguous = state.seqs.contiguous
-        if contiguous > state.acked:
-            link.write(proto.cmd_ack(state.boot, contiguous))
-            state.acked = contiguous
+        self._ack(state)
         if state.seqs.missing and arrival - state.last_resend_ns > state.resend_wait_ns:
             self._request_resend(state, arrival)
         self._status_dirty = True
@@ -1071,20 +1340,62 @@ class TadaaHub:
             return
         state.sample_us = hb.sample_us
         state.queue_overflows = max(state.queue_overflows, hb.queue_overflows)
-        contiguous = state.seqs.contiguous
         if hb.last_seq > state.seqs.highest:
             state.seqs.highest = hb.last_seq  # a last event was lost: ask for it
-        holds_ours = hb.unacked and contiguous > hb.last_seq - hb.unacked
-        if holds_ours and state.link is not None:
+        forgotten = hb.last_seq - hb.unacked
+        if state.seqs.contiguous < forgotten:
+            # The device holds nothing up to ``forgotten`` (acknowledged by an earlier
+            # process, or dropped): what we lack there can never come. Count it lost.
+            self._give_up(state, forgotten + 1)
+        target = state.ack_target
+        if hb.unacked and target > forgotten:
             # The device still holds events we have: an acknowledgement was lost.
-            state.link.write(proto.cmd_ack(state.boot, contiguous))
-            state.acked = contiguous
+            state.acked = min(state.acked, forgotten)
+            self._ack(state)
         self._status_dirty = True
+
+    def _give_up(self, state: DeviceState, below: int) -> None:
+        ranges = state.seqs.give_up_ranges(below)
+        if ranges:
+            count = sum(b - a + 1 for a, b in ranges)
+            self.note_error(f"{state.serial}: {count} press(es) lost for good before #{below}")
+            self._link_out.append(
+                {
+                    "kind": "tadaa-lost",
+                    "device": state.serial,
+                    "boot": state.boot,
+                    "seqs": [list(r) for r in ranges],
+                }
+            )
 
 
 def _open_serial(port: str) -> serial.Serial:
     # exclusive: a second companion (e.g. `devices monitor`) must not split the bytes
-    return serial.Serial(port, 115200, timeout=1, write_timeout=0.5, exclusive=True)
+    ser = serial.Serial(port, 115200, timeout=1, write_timeout=0.5, exclusive=True)
+    keep_dtr_on_close(ser)
+    return ser
+
+
+def keep_dtr_on_close(ser: serial.Serial) -> None:
+    """Clear the port's HUPCL, so closing it (a quit, a kill) leaves DTR up.
+
+    An Arduino Uno (or any board behind a USB-serial chip with the auto-reset
+    capacitor) restarts when DTR drops and rises again. With HUPCL set (the
+    default) every restart of the app reset the box and wiped its ring of
+    unacknowledged presses; cleared, the next open finds DTR already up and the
+    board keeps running, so presses made while the app was down are resent. The
+    setting stays with the tty until it is unplugged. Not a tty (a test's
+    loopback): nothing to do."""
+    try:
+        import termios
+
+        fd = ser.fileno()
+        attrs = termios.tcgetattr(fd)
+        if attrs[2] & termios.HUPCL:
+            attrs[2] &= ~termios.HUPCL
+            termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    except (ImportError, OSError, ValueError, AttributeError, serial.SerialException):
+        pass
 
 
 def probe_port(port: str, timeout_s: float = 1.5) -> proto.Hello | None:

@@ -1,9 +1,10 @@
 """Assign Tadaa buttons to players: "Ann, press your button".
 
 The dialog walks through the players in seating order. The next press of any
-button (captured before it can reach the game) becomes that player's, saved at once
-in the settings file by device serial number and button number, so the mapping
-survives restarts and serves every later session with these names.
+button (captured before it can reach the game) becomes that player's *seat's*
+(``seat:N``), saved at once in the settings file by device serial number and button
+number, so the mapping survives restarts and serves every later session at this
+table, whatever the players' names.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from companion.hardware.config import TadaaConfig
+from companion.hardware.config import TadaaConfig, seat_owner
 from companion.hardware.feed import PressFeed
 from companion.hardware.link import DevicePress
 from companion.i18n import N_, _
@@ -74,7 +75,7 @@ class ButtonMapScreen(ModalScreen[None]):
     def _assign(self, dp: DevicePress) -> None:
         if self.index >= len(self.players):
             return
-        self.config.assign(dp.serial, dp.button, self.players[self.index].name)
+        self.config.assign(dp.serial, dp.button, seat_owner(self.index + 1))
         try:
             self.config.save()
         except OSError as exc:
@@ -101,7 +102,7 @@ class ButtonMapScreen(ModalScreen[None]):
         text = Text(_("Tadaa buttons"), style="bold")
         text.append("\n\n")
         for i, p in enumerate(self.players):
-            where = self.config.button_of(p.name)
+            where = self.config.button_of(p.name, seat=i + 1)
             have = (
                 _("button {button} of {serial}").format(button=where[1], serial=where[0][-8:])
                 if where

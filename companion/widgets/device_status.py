@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from companion.hardware.link import DeviceStatus
-from companion.i18n import N_, _
+from companion.i18n import N_, _, ngettext
 
 STATES = {
     "connected": (N_("connected"), "green"),
@@ -48,28 +48,45 @@ def render_status(statuses: Sequence[DeviceStatus], note: str = "") -> Text:
         text.append(_(label), style=style)
         text.append(
             "  "
-            + _("±{unc} · round trip {rtt} · {buttons} buttons").format(
-                unc=_ms(s.uncertainty_ns), rtt=_ms(s.rtt_ns), buttons=s.buttons
-            )
+            + ngettext(
+                "±{unc} · round trip {rtt} · {buttons} button",
+                "±{unc} · round trip {rtt} · {buttons} buttons",
+                s.buttons,
+            ).format(unc=_ms(s.uncertainty_ns), rtt=_ms(s.rtt_ns), buttons=s.buttons)
         )
         if s.drift_ppm is not None:
             text.append(" · " + _("drift {ppm:+.1f} ppm").format(ppm=s.drift_ppm))
         text.append(
-            " · " + _("{n} presses lost").format(n=s.lost), style="bold red" if s.lost else "dim"
+            " · " + ngettext("{n} press lost", "{n} presses lost", s.lost).format(n=s.lost),
+            style="bold red" if s.lost else "dim",
         )
         problems = s.corrupt + s.device_corrupt
         text.append(
-            " · " + _("{n} parse errors").format(n=problems), style="yellow" if problems else "dim"
+            " · " + ngettext("{n} parse error", "{n} parse errors", problems).format(n=problems),
+            style="yellow" if problems else "dim",
         )
         rare = (
-            (s.protocol_errors, N_("{n} protocol errors")),
-            (s.clock_outliers, N_("{n} clock outliers")),
-            (s.queue_overflows, N_("{n} button changes dropped by the device")),
-            (s.reconnects, N_("{n} reconnects")),
+            (
+                s.protocol_errors,
+                ngettext("{n} protocol error", "{n} protocol errors", s.protocol_errors),
+            ),
+            (
+                s.clock_outliers,
+                ngettext("{n} clock outlier", "{n} clock outliers", s.clock_outliers),
+            ),
+            (
+                s.queue_overflows,
+                ngettext(
+                    "{n} button change dropped by the device",
+                    "{n} button changes dropped by the device",
+                    s.queue_overflows,
+                ),
+            ),
+            (s.reconnects, ngettext("{n} reconnect", "{n} reconnects", s.reconnects)),
         )
         for n, label in rare:
             if n:
-                text.append(" · " + _(label).format(n=n), style="yellow")
+                text.append(" · " + label.format(n=n), style="yellow")
         if not s.consistent:
             text.append(" · " + _("clock jumped"), style="bold red")
     if note:

@@ -12,6 +12,14 @@ from companion.hardware.link import DevicePress, TadaaHub
 from companion.hardware.simulator import SimDeviceConfig, Simulator
 
 
+@pytest.fixture(autouse=True)
+def _own_tadaa_settings(tmp_path_factory, monkeypatch) -> None:
+    """Every hardware test (and every process it starts: ``devices simulate`` writes
+    its ports and seats there) gets its own settings file, never the user's."""
+    path = tmp_path_factory.mktemp("tadaa-settings") / "tadaa.json"
+    monkeypatch.setenv("COMPANION_TADAA_CONFIG", str(path))
+
+
 def wait_for(predicate: Callable[[], bool], timeout: float = 15.0, what: str = "") -> None:
     """Poll until ``predicate()``; fail with ``what`` after ``timeout`` seconds.
 

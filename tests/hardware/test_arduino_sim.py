@@ -25,14 +25,14 @@ import pytest
 
 from companion.games.meeple_circus.rules.timing import tie_groups
 from companion.hardware.feed import to_press
-from companion.hardware.link import DevicePress, TadaaHub
+from companion.hardware.link import DevicePress, TadaaHub, link_views
 from tests.hardware.conftest import wait_for
 
 pytestmark = pytest.mark.realtime
 """The emulated chip is paced to the wall clock: it runs in make test's second, serial pass."""
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE_DIR = ROOT / "devices" / "tadaa-arduino"
+FIRMWARE_DIR = ROOT / "companion" / "devices" / "tadaa-arduino"
 ARDUINO_CORE = Path("/usr/share/arduino/hardware/arduino/avr/cores/arduino")
 FREQ = 16_000_000
 # config.h on an ATmega328P: buttons 1-8 on D2-D7 (port D bits 2-7), D8-D9 (port B bits 0-1).
@@ -377,6 +377,40 @@ def test_a_reset_chip_is_a_new_boot(arduino):
     assert 0 <= since_reset_us - got[1].device_us < 20_000
 
 
+def test_a_restarted_app_gets_the_presses_the_chip_kept(arduino):
+    """The app is killed (its hub gone, the port closed) and a press is made while it
+    is down: the restarted app, restored from the session log, gets it exactly once
+    from the chip's ring; nothing counted lost, nothing taken for predating."""
+    arduino.wait_synced()
+    sim, first = arduino.sim, arduino.hub
+    log: list[dict] = []
+    first.on_link(log.append)
+    first.on_press(lambda p: log.append(p.to_json()))
+    log.extend(first.link_facts())  # the session started listening
+    sim.press(1, sim.soon(50))
+    wait_for(lambda: sum(p["kind"] == "tadaa-press" for p in log) == 1, 15, "a press")
+    first.stop()  # the kill: no goodbye to the chip
+    sim.press(2, sim.soon(50))
+    wait_for(lambda: len(sim.edges(2)) == 1, 10, "the press while down")
+    time.sleep(0.6)  # the firmware retries into the void
+    second = TadaaHub(ports=sim.paths)
+    second.restore(link_views(log))
+    second.on_press(lambda p: log.append(p.to_json()))
+    second.start()
+    try:
+        wait_for(lambda: sum(p["kind"] == "tadaa-press" for p in log) == 2, 20, "after restart")
+        time.sleep(0.5)  # a duplicate would arrive by now
+        got = [(p["seq"], p["button"]) for p in log if p["kind"] == "tadaa-press"]
+        assert got == [(1, 1), (2, 2)]
+        st = next(s for s in second.status() if s.serial == sim.serial)
+        assert (st.lost, st.predating, st.presses) == (0, 0, 2)
+        late = next(p for p in log if p.get("button") == 2)
+        true_ns = sim.host_ns(sim.edges(2)[0])
+        assert abs(late["host_ns"] - true_ns) <= late["uncertainty_ns"]
+    finally:
+        second.stop()
+
+
 def test_led_commands_drive_the_pins(arduino):
     arduino.wait_synced()
     sim = arduino.sim
@@ -402,10 +436,9 @@ async def test_a_press_on_the_emulated_arduino_reaches_the_meeple_circus_order(
     tmp_path, monkeypatch, arduino
 ):
     # The screen's wiring and helpers are test_ui_tadaa's (the simulator's twin test).
-    from companion.games.meeple_circus.photo_finish import PhotoFinish
     from companion.hardware.config import TadaaConfig
     from companion.ui.app import make_app
-    from tests.hardware.test_ui_tadaa import SIZE, plain, start_performance, until
+    from tests.hardware.test_ui_tadaa import SIZE, order_rows, start_performance, until
 
     config_path = tmp_path / "tadaa.json"
     monkeypatch.setenv("COMPANION_TADAA_CONFIG", str(config_path))
@@ -434,12 +467,8 @@ async def test_a_press_on_the_emulated_arduino_reaches_the_meeple_circus_order(
         gap_us = (sim.edges(1)[0] - sim.edges(3)[0]) / (FREQ / 1_000_000)
         assert abs((by["p1"].device_us - by["p3"].device_us) - gap_us) <= STAMP_SLACK_US
 
-        def finish_rows() -> list[str]:
-            text = plain(screen.query_one(PhotoFinish))
-            return [line for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
-
-        await until(pilot, lambda: len(finish_rows()) == 3, what="all three in the photo finish")
-        assert [line.split()[1] for line in finish_rows()] == ["Cy", "Ann", "Bo"]
+        await until(pilot, lambda: len(order_rows(screen)) == 3, what="all three in the order")
+        assert [row.split()[1] for row in order_rows(screen)] == ["Cy", "Ann", "Bo"]
 
 
 def test_the_firmware_answers_line_for_line_like_the_reference_logic(avr_build):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BOX = ROOT / "devices" / "tadaa-box"
+BOX = ROOT / "companion" / "devices" / "tadaa-box"
 JS_TESTS = BOX / "tests"
 
 

@@ -13,7 +13,6 @@ import time
 import pytest
 from rich.console import Console
 
-from companion.games.meeple_circus.photo_finish import PhotoFinish
 from companion.games.meeple_circus.rules.actions import ChooseFirstPlayer, Prepare, StartPerformance
 from companion.games.meeple_circus.rules.timing import judge
 from companion.hardware.config import TadaaConfig
@@ -23,6 +22,7 @@ from companion.ui.app import make_app
 from companion.widgets.device_status import DeviceStatusLine
 
 from .test_hid import KEY_1, KEY_2, KEY_3, PipeKernel, pad, report
+from .test_ui_tadaa import order_rows
 
 SIZE = (160, 50)
 MS = 1_000_000
@@ -93,12 +93,8 @@ async def test_hid_presses_reach_the_tadaa_order(tmp_path, monkeypatch):
             order = judge(perf, speed_tokens=False).order
             assert [set(group) for group in order] == [{"p3"}, {"p1", "p2"}]
 
-            def rows() -> list[str]:
-                text = plain(screen.query_one(PhotoFinish))
-                return [line for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
-
-            await until(pilot, lambda: len(rows()) == 3, what="the photo finish")
-            first, *tied = rows()
+            await until(pilot, lambda: len(order_rows(screen)) == 3, what="the Tadaa! order")
+            first, *tied = order_rows(screen)
             assert first.split()[1] == "Cy"
             assert "HID CY/4" in first  # the pedal's serial number and key code
             assert all("too close to call" in row for row in tied)

@@ -89,7 +89,7 @@ def test_lines_split_anywhere_reassemble():
 
 
 def test_protocol_document_examples_have_right_checksums():
-    text = (ROOT / "devices" / "PROTOCOL.md").read_text(encoding="utf-8")
+    text = (ROOT / "companion" / "devices" / "PROTOCOL.md").read_text(encoding="utf-8")
     examples = re.findall(r"^[<>] (.+)$", text, flags=re.M)
     assert len(examples) >= 8
     for ex in examples:

@@ -31,6 +31,17 @@ def plain(widget) -> str:
     return console.export_text()
 
 
+def order_rows(screen) -> list[str]:  # type: ignore[no-untyped-def]
+    """The press rows of the Tadaa! order (the one list of presses; the photo finish
+    above it draws them on a time line), each without its colour dot."""
+    text = plain(screen.query_one("#mc-tadaa"))
+    return [
+        " ".join(t for t in line.split() if t != "●")
+        for line in text.splitlines()
+        if line.split() and line.split()[0].rstrip("=").isdigit()
+    ]
+
+
 async def until(pilot, predicate, timeout: float = 20.0, what: str = "") -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -55,6 +66,12 @@ def setup(tmp_path, monkeypatch):
     yield sim, hub, config_path
     hub.stop()
     sim.stop()
+
+
+def presses_in(screen) -> list[dict]:
+    """The raw press entries of the session's log (not the link's facts)."""
+    hw = [e.payload for e in screen.session.entries if e.kind == "hw"]
+    return [p for p in hw if p["kind"] == "tadaa-press"]
 
 
 async def start_performance(app, names):
@@ -104,27 +121,26 @@ async def test_presses_reach_the_game_with_exact_gaps_and_the_raw_log(tmp_path, 
         assert by["p1"].device_us - by["p2"].device_us == 50
 
         # The Tadaa panel refreshes on its own timer: wait for it, however slow the machine.
-        def finish_rows() -> list[str]:
-            text = plain(screen.query_one(PhotoFinish))
-            return [line for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
-
-        await until(pilot, lambda: len(finish_rows()) == 3, what="all three in the photo finish")
+        await until(pilot, lambda: len(order_rows(screen)) == 3, what="all three in the order")
         assert hub.performing  # while the performance is on, the hub pings every 50 ms
-        text = plain(screen.query_one(PhotoFinish))
-        assert "Photo finish" in text and "+50 µs" in text
-        order = [line.split()[1] for line in text.splitlines() if line[:2] in ("1 ", "2 ", "3 ")]
-        assert order == ["Bo", "Ann", "Cy"]
+        assert "Photo finish" in plain(screen.query_one(PhotoFinish))
+        assert "+50 µs" in plain(screen.query_one("#mc-tadaa"))
+        assert [row.split()[1] for row in order_rows(screen)] == ["Bo", "Ann", "Cy"]
         # The first finisher's LED lit steadily, the second's blinking, the rest dark.
         await until(pilot, lambda: dev.device.led_modes == [2, 1, 0, 0], what="LEDs")
         status = plain(screen.query_one(DeviceStatusLine))
         assert "connected" in status and "4 buttons" in status
+
         # Every press is in the raw log, the unassigned one too.
-        await until(
-            pilot,
-            lambda: len([e for e in screen.session.entries if e.kind == "hw"]) == 4,
-            what="raw events",
-        )
-        raw = [e.payload for e in screen.session.entries if e.kind == "hw"]
+        def raw_presses() -> list[dict]:
+            hw = [e.payload for e in screen.session.entries if e.kind == "hw"]
+            return [p for p in hw if p["kind"] == "tadaa-press"]
+
+        await until(pilot, lambda: len(raw_presses()) == 4, what="raw events")
+        raw = raw_presses()
+        # Beside them, the link's own fact (which boot, what is settled) for a restart.
+        links = [e.payload for e in screen.session.entries if e.payload.get("kind") == "tadaa-link"]
+        assert [(f["device"], f["boot"]) for f in links] == [("BOXUI", dev.boot_id)]
         assert sorted(r["routed"] for r in raw) == ["game", "game", "game", "unassigned"]
         assert all(
             {"device_us", "host_ns", "uncertainty_ns", "arrival_ns"} <= r.keys() for r in raw
@@ -152,11 +168,12 @@ async def test_mapping_dialog_assigns_by_pressing(tmp_path, setup):
             pilot, lambda: not isinstance(app.screen, ButtonMapScreen), what="dialog closed"
         )
         saved = json.loads(config_path.read_text(encoding="utf-8"))
-        assert saved["buttons"] == {"BOXUI": {"1": "Bo", "3": "Ann"}}
+        # By seat (Ann sits first, Bo second): any table seated so gets these buttons.
+        assert saved["buttons"] == {"BOXUI": {"1": "seat:2", "3": "seat:1"}}
         await until(
             pilot,
-            lambda: len([e for e in screen.session.entries if e.kind == "hw"]) == 2,
+            lambda: len(presses_in(screen)) == 2,
             what="raw events",
         )
-        raw = [e.payload for e in screen.session.entries if e.kind == "hw"]
+        raw = presses_in(screen)
         assert [r["routed"] for r in raw] == ["mapping", "mapping"]
