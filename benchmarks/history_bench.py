@@ -33,7 +33,12 @@ from companion.rules.base import action_to_json, seat_players  # noqa: E402
 from companion.session import export as ex  # noqa: E402
 from companion.session.detail import session_detail  # noqa: E402
 from companion.session.results import query_results  # noqa: E402
-from companion.session.stats import compute, head_to_head  # noqa: E402
+from companion.session.stats import (  # noqa: E402
+    compute,
+    head_to_head,
+    head_to_head_of,
+    statistics_of,
+)
 from companion.session.store import Entry, SessionRow, Store  # noqa: E402
 
 NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve", "Fay", "Gus", "小明", "小红", "阿强", "Hal", "Ida"]
@@ -176,22 +181,55 @@ def main() -> int:
 
     secs, results = timed(lambda: query_results(store), runs)
     report("query all session results (SQL)", secs, f"{len(results)} rows")
+    # Old path (every result built, then folded) and new path (SQL over the summary
+    # tables), side by side in this run, on the same database.
     secs, stats = timed(lambda: compute(query_results(store)), runs)
     report(
-        "compute all statistics (query + compute)",
+        "all statistics, old: query_results + compute",
         secs,
         f"{len(stats.players)} players, {stats.plays} plays",
     )
+    secs, fast = timed(lambda: statistics_of(store), runs)
+    report(
+        "all statistics, new: SQL aggregates (statistics_of)",
+        secs,
+        f"{len(fast.players)} players, {fast.plays} plays",
+    )
     secs, _h = timed(lambda: head_to_head(query_results(store), "Ann", "小明"), runs)
-    report("head-to-head of two players (query + fold)", secs)
+    report("head-to-head, old: query_results + fold", secs)
+    secs, _h = timed(lambda: head_to_head_of(store, "Ann", "小明"), runs)
+    report("head-to-head, new: one SQL self-join", secs)
+    from companion.session.results import count_results, player_names
+
+    def open_data() -> int:
+        count_results(store)
+        query_results(store, limit=100)
+        return len(player_names(store))
+
+    secs, _n = timed(open_data, runs)
+    report("history screen's data: count + first page + player names", secs)
     secs, detail = timed(lambda: session_detail(store, ids[len(ids) // 2]), runs)
     report("open one session's detail (replay + fold)", secs, f"{len(detail.entries)} entries")
     csv_path = folder / "all.csv"
     secs, _ = timed(lambda: ex.write_atomic(csv_path, ex.export_text(store, ids, "csv")), runs)
     report("export all to CSV (atomic write)", secs, f"{csv_path.stat().st_size / 1e6:.1f} MB")
     json_path = folder / "all.json"
-    secs, _ = timed(lambda: ex.write_atomic(json_path, ex.export_text(store, ids, "json")), runs)
-    report("export all to JSON (atomic write)", secs, f"{json_path.stat().st_size / 1e6:.1f} MB")
+
+    def old_json() -> None:
+        # The previous path of History's export: every session checked (sound_sessions),
+        # all checked again, the whole document built in memory, then written.
+        sound = ex.sound_sessions(store, ids)
+        ex.check_exportable(store, sound)
+        ex.write_atomic(json_path, ex.sessions_json_text(store, sound))
+
+    secs, _ = timed(old_json, 1)
+    report("export all to JSON, old: check twice, built whole", secs)
+    secs, _ = timed(lambda: ex.export_file(store, ids, "json", json_path, skip_damaged=True), runs)
+    report(
+        "export all to JSON, new: streamed, checked once",
+        secs,
+        f"{json_path.stat().st_size / 1e6:.1f} MB",
+    )
     bg_path = folder / "all.bgstats.json"
     secs, _ = timed(lambda: ex.write_atomic(bg_path, ex.export_text(store, ids, "bgstats")), runs)
     report("export all to BG Stats JSON", secs)
@@ -203,6 +241,17 @@ def main() -> int:
 
     secs, added = timed(import_all, 1)
     report("import the JSON into an empty DB (replays all)", secs, f"{added} sessions")
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.runcall(import_all)
+    print("  import, where the time goes (cumulative, profiled):")
+    stats_out = pstats.Stats(profile)
+    for name in ("parse_export", "replay_session", "import_sessions", "refresh"):
+        for (file, _line, func), row in stats_out.stats.items():  # type: ignore[attr-defined]
+            if func == name and "companion" in file:
+                print(f"    {func:<20} {row[3]:6.2f} s  ({file.split('companion/')[-1]})")
     store.close()
     CPU.clear()
     screen = asyncio.run(open_history_screen(db, runs))

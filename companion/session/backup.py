@@ -117,6 +117,7 @@ def auto_backup(store: Store, now: float | None = None) -> Path | None:
         if existing and moment - existing[-1].stat().st_mtime < EVERY_S:
             return None
         made = backup(store, default_backup_path(store.path, AUTO_PREFIX, moment))
+        store.save_record(sync=True)
         existing.append(made)
         for old in existing[:-KEEP]:
             old.unlink()
@@ -146,4 +147,27 @@ def restore(store: Store, source: str | os.PathLike[str]) -> Path:
     finally:
         src.close()
     store.damaged.clear()
+    store.recount_record()  # what the history holds now is what was chosen
     return safety
+
+
+def keep_aside(db_path: Path, now: float | None = None) -> Path | None:
+    """Copy the database file and its -wal and -shm, byte for byte, into
+    ``backups/damaged-<stamp>/`` (before ``restore`` replaces a damaged history:
+    SQLite's own copy would drop what a damaged -wal still holds). None if there
+    is nothing to keep."""
+    import shutil
+
+    files = [db_path.with_name(db_path.name + s) for s in ("", "-wal", "-shm")]
+    present = [f for f in files if f.is_file()]
+    if not present:
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    folder = backup_dir(db_path) / f"damaged-{db_path.stem}-{stamp}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for f in present:
+            shutil.copyfile(f, folder / f.name)
+    except OSError as exc:
+        raise StoreError(CANNOT_BACK_UP, path=str(folder), problem=os_problem(exc)) from exc
+    return folder

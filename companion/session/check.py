@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from companion.rules.base import N_, RuleError
 from companion.session.export import replay_session
 from companion.session.log import ReplayError
-from companion.session.store import Store, StoreError
+from companion.session.store import Store, StoreError, db_problem
 
 ORPHANS = N_("log entries belong to no session in the history ({ids})")
 RESULT_DIFFERS = N_("the stored result does not match what its log replays to")
@@ -59,7 +59,7 @@ def check_store(store: Store, *, full: bool = True) -> CheckReport:
     try:
         ids = [str(r[0]) for r in store.conn.execute("SELECT id FROM sessions ORDER BY started_at")]
     except sqlite3.DatabaseError as exc:
-        report.file_problems.append(str(exc))
+        report.file_problems.append(db_problem(exc))
         return report
     try:
         orphans = [
@@ -71,7 +71,7 @@ def check_store(store: Store, *, full: bool = True) -> CheckReport:
         ]
     except sqlite3.DatabaseError as exc:
         orphans = []
-        report.file_problems.append(str(exc))
+        report.file_problems.append(db_problem(exc))
     if orphans:  # a damaged key moved entries away from their session
         report.file_problems.append(ORPHANS.format(ids=", ".join(repr(o) for o in orphans[:3])))
     for sid in ids:
@@ -86,7 +86,9 @@ def check_store(store: Store, *, full: bool = True) -> CheckReport:
         except ReplayError as exc:
             problem = f"entry {exc.index} (seq {exc.seq}) does not replay: {exc.error}"
             report.damaged.append(DamagedSession(sid, session_label(store, sid), problem))
-        except (sqlite3.DatabaseError, RuleError, ValueError, TypeError, KeyError) as exc:
+        except sqlite3.DatabaseError as exc:
+            report.damaged.append(DamagedSession(sid, session_label(store, sid), db_problem(exc)))
+        except (RuleError, ValueError, TypeError, KeyError) as exc:
             report.damaged.append(DamagedSession(sid, session_label(store, sid), str(exc)))
         else:
             report.sound += 1

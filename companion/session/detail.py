@@ -142,7 +142,7 @@ def build_detail(row: SessionRow, entries: Sequence[Entry], result: SessionResul
         info = find_game(row.game)
         game = info.load()
         state, outcome = replay(game, row.players, row.options, entries)
-        initial = game.setup(row.players, game.check_options(row.options))
+        initial = game.setup(row.players, game.stored_options(row.options))
         narrator = Narrator(game, info.guide, initial, row.players)
         timeline = [
             dataclasses.replace(item, said=narrator.feed(entry))
@@ -184,7 +184,7 @@ def score_steps(game: Game[Any], row: SessionRow, entries: Sequence[Entry]) -> l
     stacks = Stacks.empty()
     for entry in entries:
         stacks.push(entry)
-    state = game.setup(row.players, game.check_options(row.options))
+    state = game.setup(row.players, game.stored_options(row.options))
     steps = [ScoreStep(0, game.progress_label(state), _numbers(game.scores(state)))]
     for entry in stacks.done:
         state = game.apply(state, game.parse_action(entry.payload))
@@ -207,8 +207,14 @@ def round_scores(steps: Sequence[ScoreStep]) -> list[RoundScores]:
     previous round's (closing the last round moves the label on, to "game over").
     """
     out: list[RoundScores] = []
+    closed: set[str] = set()
     for prev, step in itertools.pairwise(steps):
         if round_key(step.label) != round_key(prev.label) and prev.label:
+            if round_key(step.label) in closed:
+                # Back to a closed round: an ended score pad names its last round played
+                # (not the empty one after it), which closes nothing.
+                continue
+            closed.add(round_key(prev.label))
             out.append(RoundScores(round_key(prev.label), step.scores))
     if steps:
         last = steps[-1]
@@ -243,9 +249,13 @@ def build_timeline(entries: Sequence[Entry]) -> list[TimelineItem]:
     ]
 
 
+LINK_FACTS = ("tadaa-link", "tadaa-lost")
+"""Raw entries that are the link's own facts (for a restart), not presses."""
+
+
 def _is_press(entry: Entry) -> bool:
     if entry.kind == "hw":
-        return True
+        return entry.payload.get("kind") not in LINK_FACTS
     return entry.kind == "action" and entry.payload.get("type") in PRESS_ACTION_TYPES
 
 

@@ -72,6 +72,9 @@ class Snapshot:
     problem: Problem | None = None
     following: bool = field(default=False)
     """True when the session was chosen by the follower (newest active), not named."""
+    phones_url: str | None = None
+    """The phones' join link while the host has them switched on (a ``phones-open``
+    hardware entry not yet followed by ``phones-closed``)."""
 
     @property
     def waiting(self) -> bool:
@@ -87,15 +90,22 @@ class _Folded:
         self.info = info
         self.game = game
         self.stacks = Stacks.empty()
-        self.states: list[Any] = [game.setup(row.players, game.check_options(row.options))]
+        self.states: list[Any] = [game.setup(row.players, game.stored_options(row.options))]
         self.last_seq = 0
         self.recent: list[Entry] = []
         self.broken: Problem | None = None
+        self.phones_url: str | None = None
 
     def fold(self, entry: Entry) -> None:
         """Apply one entry, exactly as ``LiveSession`` does when it resumes."""
         if self.broken is not None:
             return
+        if entry.kind == "hw":
+            kind = entry.payload.get("kind")
+            if kind == "phones-open" and isinstance(entry.payload.get("url"), str):
+                self.phones_url = entry.payload["url"]
+            elif kind == "phones-closed":
+                self.phones_url = None
         stacks_before = (list(self.stacks.done), list(self.stacks.undone))
         problem = self.stacks.push(entry)
         try:
@@ -295,6 +305,7 @@ class Follower:
                 undone=frozenset(e.seq for e in folded.stacks.undone),
                 problem=self._problem,
                 following=self.session_id is None,
+                phones_url=folded.phones_url,
             )
         self._last = snap
         return snap

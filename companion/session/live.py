@@ -50,7 +50,7 @@ __all__ = [
     "StaleSessionError",
     "SystemClock",
 ]
-from companion.session.log import Stacks, fold
+from companion.session.log import Stacks, fold, is_finished
 from companion.session.store import Entry, SessionRow, StaleError, Store
 
 
@@ -112,14 +112,20 @@ class LiveSession:
         *,
         clock: Clock | None = None,
         rng: random.Random | None = None,
+        session_id: str | None = None,
     ) -> LiveSession:
-        """Check the setup, then create the session row. Bad setup writes nothing."""
+        """Check the setup, then create the session row. Bad setup writes nothing.
+
+        ``session_id``: the row's id (default: a new uuid; the tour's demos use it).
+        """
         info = find_game(game_id)
         game = info.load()
         opts = game.check_options(options)
         initial = game.setup(tuple(players), opts)
         clock = clock or SystemClock()
-        sid = store.create_session(info.id, opts, players, started_at=clock.now())
+        sid = store.create_session(
+            info.id, opts, players, session_id=session_id, started_at=clock.now()
+        )
         return cls(store, store.session(sid), info, game, initial, clock, rng)
 
     @classmethod
@@ -135,7 +141,7 @@ class LiveSession:
         row = store.session(session_id)
         info = find_game(row.game)
         game = info.load()
-        initial = game.setup(row.players, game.check_options(row.options))
+        initial = game.setup(row.players, game.stored_options(row.options))
         live = cls(store, row, info, game, initial, clock, rng)
         live._load(store.entries(row.id))
         return live
@@ -178,6 +184,14 @@ class LiveSession:
     @property
     def outcome(self) -> Outcome | None:
         return self.game.outcome(self.state)
+
+    @property
+    def finished(self) -> bool:
+        """The game has its outcome and its guide allows nothing more (``is_finished``)."""
+        return self._finished(self.state)
+
+    def _finished(self, state: Any) -> bool:
+        return is_finished(self.game, self.info.guide, state)
 
     @property
     def entries(self) -> list[Entry]:
@@ -253,6 +267,8 @@ class LiveSession:
         self, kind: str, payload: dict[str, Any], new_state: Any, outcome: Outcome | None
     ) -> Change:
         was_over = self.game.outcome(self.state) is not None
+        was_finished = self._finished(self.state)
+        finished = outcome is not None and self._finished(new_state)
         try:
             entry = self.store.append_next(
                 self.id,
@@ -263,6 +279,7 @@ class LiveSession:
                 outcome=outcome.to_json() if outcome is not None else None,
                 reopen=was_over and outcome is None,
                 at=self.clock.now(),
+                finished=finished,
             )
         except StaleError as exc:
             self.reload()
@@ -274,10 +291,10 @@ class LiveSession:
             ) from exc
         # Committed: only now does memory change.
         self._entries.append(entry)
-        if outcome is not None and not was_over:
+        if finished and not was_finished:
             from companion.session.backup import auto_backup  # deferred: rarely needed
 
-            auto_backup(self.store)  # the game just ended: at most one backup a day
+            auto_backup(self.store)  # the session just finished: at most one backup a day
         problem = self._stacks.push(entry)
         if problem:  # pragma: no cover - undo/redo checked their stacks above
             raise RuntimeError(problem)

@@ -17,7 +17,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.base import Game, Outcome, Player, RuleError
+from companion.rules.guide import Guide
 from companion.session.store import Entry
+
+
+def is_finished(game: Game[Any], guide: Guide[Any] | None, state: Any) -> bool:
+    """The one rule for every game: a session is finished when its guide allows nothing
+    more (and so the game has its outcome).
+
+    A game over that still takes an entry (喵喵咪呀's Undercover after a Police win,
+    喵窩暗影's final identities) is *not* finished: it stays listed for resume, is
+    offered at start, and exports wait for it. ``tests/foundation/test_finished.py``
+    checks, for every registered game and every state random play reaches, that
+    ``allowed`` is empty exactly when this says finished.
+    """
+    if game.outcome(state) is None:
+        return False
+    return guide is None or not guide.allowed(state)
 
 
 class ReplayError(Exception):
@@ -76,7 +92,7 @@ def replay(
     was illegal is still caught; the result is the fold of the effective ones.
     """
     try:
-        initial = game.setup(players, game.check_options(options))
+        initial = game.setup(players, game.stored_options(options))
     except RuleError as exc:
         raise ReplayError(-1, 0, exc) from exc
     _stacks, states = fold(game, initial, entries)

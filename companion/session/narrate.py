@@ -98,6 +98,8 @@ class Narrator:
                 self._states.append(before)
             target = self._said.get(redone.seq)
             return Say(N_("Redone: {what}"), {"what": target or self.fallback(entry)})
+        if entry.kind == "hw":
+            return hardware_words(entry.payload, self.names)
         return self.fallback(entry)
 
     def _describe(self, entry: Entry, before: Any, after: Any) -> Say:
@@ -111,6 +113,44 @@ class Narrator:
     def fallback(self, entry: Entry) -> Say:
         """``type · field=value …`` with player ids shown as names."""
         return Say("{text}", {"text": compact(entry.payload, self.names)})
+
+
+HARDWARE_KINDS = {
+    "tadaa-press": N_("Tadaa! box"),
+    "hid-press": N_("USB button"),
+}
+"""A raw hardware entry's source, in words (anything else: its own kind)."""
+
+
+def button_words(payload: Mapping[str, Any]) -> Say:
+    """Which button a raw hardware entry came from: "button 3 of the Tadaa! box TB-7"."""
+    source = HARDWARE_KINDS.get(str(payload.get("kind", "")))
+    device = str(payload.get("device") or payload.get("port") or "")
+    button = payload.get("button")
+    return Say(
+        N_("button {button} of {source} {device}"),
+        {
+            "button": button if button is not None else "?",
+            "source": Say(source) if source else str(payload.get("kind", "")),
+            "device": device,
+        },
+    )
+
+
+def hardware_words(payload: Mapping[str, Any], names: Mapping[str, str]) -> Say:
+    """A raw hardware entry as a sentence (it was ``tadaa-press · device=… button=…``):
+    which button, and where it went (a seat, the button map, nowhere)."""
+    player = payload.get("player")
+    routed = payload.get("routed")
+    button = button_words(payload)
+    if isinstance(player, str) and player:
+        return Say(
+            N_("Button press: {button}, for {name}."),
+            {"button": button, "name": names.get(player, player)},
+        )
+    if routed == "mapping":
+        return Say(N_("Button press: {button}, taken by the button map."), {"button": button})
+    return Say(N_("Button press: {button}, not assigned to a seat."), {"button": button})
 
 
 def compact(payload: Mapping[str, Any], names: Mapping[str, str]) -> str:

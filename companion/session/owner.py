@@ -13,13 +13,18 @@ Design decisions:
 * Only writers take it (the app, ``import``, ``restore``). Read-only commands
   (``stats``, ``export``, ``board``, ``check``) open the database read-only beside
   the owner; SQLite's WAL lets them read while it writes.
-* Where ``flock`` does not exist (Windows) the lock is a no-op: the seq checks of
-  ``Store.append_next`` still keep a session replayable with two writers.
+* On Windows, where there is no ``flock``, the same lock is ``msvcrt.locking`` on
+  one byte far past the pid (a locked range cannot be read there, so the pid stays
+  readable); Windows too frees it when the process ends. Where neither exists
+  (:data:`LOCKING` is False) there is no lock: ``companion doctor`` says so, and
+  the seq checks of ``Store.append_next`` still keep a session replayable with two
+  writers.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from pathlib import Path
 
@@ -29,6 +34,16 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
+try:
+    import msvcrt
+except ImportError:  # not Windows
+    msvcrt = None  # type: ignore[assignment]
+
+#: The byte ``msvcrt.locking`` locks: far past the pid, which stays readable.
+_WIN_LOCK_OFFSET = 1 << 20
+
+#: Whether this platform has an owner lock at all (fcntl or msvcrt).
+LOCKING = fcntl is not None or msvcrt is not None
 
 
 IN_USE = N_(
@@ -73,12 +88,12 @@ class OwnerLock:
 
     def acquire(self) -> OwnerLock:
         """Take the lock now (never waits). Raises ``DatabaseInUse`` naming the holder."""
-        if self._fd is not None or fcntl is None:
+        if self._fd is not None or not LOCKING:
             return self
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            _lock(fd, exclusive=True)
         except BlockingIOError:
             pid = _read_pid(fd)
             os.close(fd)
@@ -88,6 +103,7 @@ class OwnerLock:
             raise
         with contextlib.suppress(OSError):  # the pid is informative; a full disk is no reason
             os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)  # the Windows lock moved the position
             os.write(fd, f"{os.getpid()}\n".encode())
         self._fd = fd
         return self
@@ -97,6 +113,9 @@ class OwnerLock:
             fd, self._fd = self._fd, None
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, 0)
+            if fcntl is None:
+                with contextlib.suppress(OSError):
+                    _unlock(fd)
             os.close(fd)  # closing the only descriptor drops the flock
 
     def __enter__(self) -> OwnerLock:
@@ -109,7 +128,7 @@ class OwnerLock:
 def holder(db_path: str | os.PathLike[str]) -> int | None:
     """The pid holding ``db_path``'s lock, 0 if held by an unknown process, None if free."""
     path = lock_path(Path(db_path).expanduser().absolute())
-    if fcntl is None or not path.exists():
+    if not LOCKING or not path.exists():
         return None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
@@ -117,18 +136,48 @@ def holder(db_path: str | os.PathLike[str]) -> int | None:
         return None
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            _lock(fd, exclusive=False)
         except BlockingIOError:
             return _read_pid(fd) or 0
-        fcntl.flock(fd, fcntl.LOCK_UN)
+        _unlock(fd)
         return None
     finally:
         os.close(fd)
 
 
+def _lock(fd: int, *, exclusive: bool) -> None:
+    """Lock ``fd`` without waiting; ``BlockingIOError`` if another process holds it."""
+    if fcntl is not None:
+        fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+        return
+    # Windows: a byte-range lock (exclusive only); "already locked" is EACCES there.
+    os.lseek(fd, _WIN_LOCK_OFFSET, os.SEEK_SET)
+    try:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except PermissionError as exc:
+        raise BlockingIOError(*exc.args) from None
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EDEADLK):
+            raise BlockingIOError(*exc.args) from None
+        raise
+
+
+def _unlock(fd: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return
+    os.lseek(fd, _WIN_LOCK_OFFSET, os.SEEK_SET)
+    msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+
 def _read_pid(fd: int) -> int | None:
     try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        if hasattr(os, "pread"):
+            raw = os.pread(fd, 32, 0)
+        else:  # Windows
+            os.lseek(fd, 0, os.SEEK_SET)
+            raw = os.read(fd, 32)
+        text = raw.decode("ascii", "replace").strip()
     except OSError:
         return None
     return int(text) if text.isdigit() else None

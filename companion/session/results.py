@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
@@ -28,7 +29,15 @@ from typing import Any
 
 from companion.games import find_game
 from companion.rules.base import RuleError
-from companion.session.store import DamagedError, Store
+from companion.session.store import (
+    CHANGED,
+    NOT_UTF8,
+    DamagedError,
+    Store,
+    db_problem,
+    setup_damaged,
+    text_is_damaged,
+)
 
 
 def player_key(name: str) -> str:
@@ -103,6 +112,29 @@ class SessionResult:
         return self.status == "finished" and self.outcome is not None
 
     @property
+    def game_key(self) -> str:
+        """What statistics group by: the game, and the host's name for it where the game
+        takes one (every score-pad game its own: "scorepad:carcassonne"), case-folded."""
+        return game_key(self.game, self.title)
+
+    @property
+    def game_label(self) -> str:
+        """The game's name as exports write it: the host's title, else the game's English
+        name (BG Stats matches plays by it), else the id of a game this version lacks."""
+        if self.title:
+            return self.title
+        try:
+            return find_game(self.game).name("en")
+        except RuleError:
+            return self.game
+
+    @property
+    def incomplete(self) -> bool:
+        """Game over, but an entry is still to come (the Undercover after a Police win):
+        the outcome is provisional and the session unfinished (``is_finished``)."""
+        return self.status == "active" and self.outcome is not None
+
+    @property
     def has_scores(self) -> bool:
         return bool(self.outcome and self.outcome.get("scores"))
 
@@ -138,14 +170,23 @@ class SessionResult:
         return None
 
 
+def game_key(game: str, title: str | None) -> str:
+    """``game``, or ``game:title`` (case-folded) for a game the host named."""
+    return f"{game}:{player_key(title)}" if title else game
+
+
 def ranks_from_outcome(outcome: Mapping[str, Any], pids: Sequence[str]) -> dict[str, int]:
-    """Competition ranks ("1224"); winners rank 1; without scores the rest share rank 2+."""
+    """Competition ranks ("1224") by score; winners rank 1.
+
+    Without scores (a team game: Meowfia, Shadow Cats) there
+    is no order among the losers: they share rank 2, the one place after the winners
+    (five winning Meowfia and three losing police are 1 and 2, not 1 and 6: the
+    losers did not come sixth). docs/history.md."""
     winners = set(outcome.get("winners", ()))
     scores = {pid: score_value(v) for pid, v in dict(outcome.get("scores") or {}).items()}
     scored = {pid: v for pid, v in scores.items() if v is not None}
     if not scored:
-        others = len(winners) + 1
-        return {pid: 1 if pid in winners else others for pid in pids}
+        return {pid: 1 if pid in winners or not winners else 2 for pid in pids}
     highest = bool(outcome.get("highest_wins", True))
     ordered = sorted(scored.items(), key=lambda kv: kv[1], reverse=highest)
     ranks: dict[str, int] = {}
@@ -174,11 +215,19 @@ def build_result(
     last_at: str | None,
     starter: Any,
     options_json: str | None = None,
+    crc: int | None = None,
 ) -> SessionResult:
     """One result from a row of ``_select()`` (``starter``: the first action's start player).
 
-    ``DamagedError`` if the stored JSON cannot be read (a damaged page).
+    ``DamagedError`` if the stored JSON cannot be read (a damaged page), or the
+    setup columns are not what was written (their checksum, or bytes not UTF-8).
     """
+    if options_json is not None and setup_damaged(
+        sid, game, options_json, players_json, started, crc
+    ):
+        raise DamagedError(str(sid), "game/options/players/started_at", CHANGED)
+    if text_is_damaged(outcome_json, ended, last_at):
+        raise DamagedError(str(sid), "outcome/ended_at", NOT_UTF8)
     try:
         players = [(str(p["id"]), str(p["name"])) for p in json.loads(players_json)]
         outcome = json.loads(outcome_json) if outcome_json else None
@@ -315,13 +364,14 @@ def _select() -> str:
         "SELECT s.id, s.game, s.players, s.started_at, s.ended_at, s.outcome, s.status, "
         "(SELECT e.at FROM entries e WHERE e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), "
         f"{_starter_sql()}, "
-        "s.options "
+        "s.options, s.crc "
         "FROM sessions s"
     )
 
 
-def _fold(value: object) -> str | None:
-    return player_key(value) if isinstance(value, str) else None
+def filter_sql(store: Store, flt: HistoryFilter, tz: tzinfo | None) -> tuple[str, list[Any]]:
+    """The ``WHERE`` clause (on ``sessions s``) and its arguments for ``flt``."""
+    return _where(store, flt, tz)
 
 
 def _where(store: Store, flt: HistoryFilter, tz: tzinfo | None) -> tuple[str, list[Any]]:
@@ -343,11 +393,10 @@ def _where(store: Store, flt: HistoryFilter, tz: tzinfo | None) -> tuple[str, li
         where.append("s.started_at < ?")
         args.append(utc_bound(flt.until + timedelta(days=1), tz))
     if flt.player:
-        # Python's casefold, so that non-ASCII names match case-insensitively too.
-        store.conn.create_function("companion_fold", 1, _fold, deterministic=True)
+        # The summary keeps each seat's name case-folded by Python (``player_key``), so
+        # non-ASCII names match case-insensitively, through an index, no JSON read.
         where.append(
-            "EXISTS (SELECT 1 FROM json_each(s.players) j "
-            "WHERE companion_fold(json_extract(j.value, '$.name')) = ?)"
+            "EXISTS (SELECT 1 FROM summary_seats f WHERE f.session_id = s.id AND f.player_key = ?)"
         )
         args.append(player_key(flt.player))
     return (" WHERE " + " AND ".join(where)) if where else "", args
@@ -380,11 +429,14 @@ def query_results(
     else:
         sql = _select() + where + order
     out = []
-    for row in store.conn.execute(sql, args):
-        try:
-            out.append(build_result(*row))
-        except DamagedError as exc:  # listed apart by ``companion check``; the rest is shown
-            store.damaged[exc.session_id] = exc
+    try:
+        for row in store.conn.execute(sql, args):
+            try:
+                out.append(build_result(*row))
+            except DamagedError as exc:  # listed apart by ``companion check``; the rest is shown
+                store.damaged[exc.session_id] = exc
+    except sqlite3.DatabaseError as exc:  # a page SQLite cannot read: what was read is shown
+        store.unreadable = db_problem(exc)
     return out
 
 
@@ -421,11 +473,11 @@ def session_results(store: Store, session_ids: Sequence[str]) -> list[SessionRes
 def player_names(store: Store) -> list[str]:
     """Every player name in the history (first spelling seen), sorted."""
     seen: dict[str, str] = {}
-    for (name,) in store.conn.execute(
-        "SELECT DISTINCT json_extract(j.value, '$.name') FROM sessions s, json_each(s.players) j"
+    for key, name in store.conn.execute(
+        "SELECT player_key, min(name) FROM summary_seats GROUP BY player_key"
     ):
         if isinstance(name, str):
-            seen.setdefault(player_key(name), name)
+            seen.setdefault(key, name)
     return sorted(seen.values(), key=str.casefold)
 
 

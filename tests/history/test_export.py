@@ -391,7 +391,7 @@ def test_export_command(history: Store, tmp_path: Path, capsys: pytest.CaptureFi
 def test_fast_many_session_text_equals_the_document(
     history: Store, bulk: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ex, "BULK", bulk)
+    monkeypatch.setattr(ex, "CHUNK", bulk)  # a session at a time, or all in one read
     ids = [r.id for r in query_results(history)]
     fast = json.loads(ex.sessions_json_text(history, ids, exported_at="x"))
     slow = json.loads(

@@ -42,7 +42,12 @@ def test_options_read_as_the_form_labels_them(lang) -> None:
 
     set_language(lang)
     try:
-        stored = {"revote_tied_only": False, "smuggling_seconds": 20, "discussion_seconds": 30}
+        stored = {
+            "revote_tied_only": False,
+            "smuggling_seconds": 20,
+            "discussion_seconds": 30,
+            "ring_to_questioned": True,
+        }
         text = options_text("meowfia", stored)
         for spec in find_game("meowfia").load().options:
             assert catalog(lang).gettext(spec.label) in text

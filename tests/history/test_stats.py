@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import date, timedelta
 
 import pytest
@@ -185,7 +186,7 @@ def test_results_rows(history: Store) -> None:
     assert res.duration_s == pytest.approx(45 * 60)
     meow = query_results(history, HistoryFilter(game="meowfia", player="Gus"))[0]
     ranks = {p.name: p.rank for p in meow.players}
-    assert ranks["Ann"] == 1 and ranks["Gus"] == 3  # two winners share 1st; the rest 3rd
+    assert ranks["Ann"] == 1 and ranks["Gus"] == 2  # two winners share 1st; the rest 2nd
 
 
 def test_distribution_edges() -> None:
@@ -195,3 +196,14 @@ def test_distribution_edges() -> None:
     spread = distribution([0.0, 1.0, 100.0], bins=4)
     assert spread is not None
     assert [c for *_b, c in spread.buckets] == [2, 0, 0, 1]
+
+
+def test_the_score_histogram_counts_in_whole_plays() -> None:
+    """Issue 22: the histogram's y axis read 0.0, 0.2 … for counts of plays."""
+    from companion.ui.history_stats import count_ticks
+
+    for top in range(0, 40):
+        ticks = count_ticks(top)
+        assert all(isinstance(t, int) for t in ticks)
+        assert ticks[0] == 0 and ticks[-1] >= top and len(ticks) <= 7, (top, ticks)
+        assert len(set(b - a for a, b in itertools.pairwise(ticks))) <= 1, ticks

@@ -102,8 +102,8 @@ async def test_filter_open_export(tmp_path):
         heading = str(detail.query_one("#detail-heading", Static).render())
         assert "小明 wins with 12." in heading
         rounds = detail.query_one("#detail-rounds", DataTable)
-        assert [str(c) for c in rounds.get_row_at(0)] == ["round 1", "6", "5", "0"]
-        assert [str(c) for c in rounds.get_row_at(1)] == ["round 2", "6", "5", "12"]
+        assert [str(c) for c in rounds.get_row_at(0)] == ["round 1", "+6 → 6", "+5 → 5", "+0 → 0"]
+        assert [str(c) for c in rounds.get_row_at(1)] == ["round 2", "+0 → 6", "+0 → 5", "+12 → 12"]
         timeline = detail.query_one("#detail-timeline", DataTable)
         cells = [str(timeline.get_row_at(i)[2]) for i in range(timeline.row_count)]
         assert any("(undone)" in c for c in cells) and any("Undone: " in c for c in cells)
@@ -254,3 +254,59 @@ async def test_the_detail_says_where_a_game_stood_in_words(tmp_path):
         assert "最终状态" in state and "下一步" in state, state
         for internal in ("highest_wins", "target", "ended", "current", "rounds"):
             assert internal not in state, state
+
+
+async def test_escape_in_a_filter_gives_the_keys_back_to_the_table(tmp_path):
+    """Issue 22: escape in a filter field left the history; the field kept the keys, so
+    ``c`` and ``d`` were typed into it. Escape now returns to the table (the filter
+    stays), where ``c`` clears the filters; a second escape leaves."""
+    db = tmp_path / "h.sqlite3"
+    build(db)
+    app = make_app(db, lang="en", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        await pilot.press("p")
+        await type_text(pilot, "bo")
+        await pilot.pause()
+        assert len(table_rows(screen)) == 2
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen, "escape in a filter left the history"
+        assert screen.focused is screen.query_one("#history-table")
+        assert len(table_rows(screen)) == 2  # the filter stays
+        await pilot.press("c")  # a key of the table's, not a letter of the filter
+        await pilot.pause()
+        assert screen.query_one("#filter-player").value == ""
+        assert len(table_rows(screen)) == 3
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HistoryScreen)
+
+
+async def test_the_tab_keys_work_after_using_a_select(tmp_path):
+    """Issue 22: after the Head-to-head selects, ``4`` (Charts) did nothing (the focused
+    select took the digit) until the screen was left."""
+    from textual.widgets import Select, TabbedContent
+
+    db = tmp_path / "h.sqlite3"
+    build(db)
+    app = make_app(db, lang="en", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.press("s")
+        await app.settle()
+        stats = app.screen
+        assert isinstance(stats, StatsScreen)
+        await pilot.press("3")
+        await pilot.pause()
+        stats.query_one("#h2h-a", Select).focus()
+        await pilot.pause()
+        await pilot.press("4")
+        await pilot.pause()
+        assert stats.query_one("#stats-tabs", TabbedContent).active == "stats-charts"

@@ -147,11 +147,18 @@ def test_export_refuses_to_write_a_file_that_would_not_import(tmp_path, capsys):
             "WHERE session_id = ?",
             (bad,),
         )
-    out = tmp_path / "all.json"
-    assert run("--db", str(db), "export", "--all", "--out", str(out)) == 2
+    out = tmp_path / "one.json"
+    assert run("--db", str(db), "export", "--session", bad, "--out", str(out)) == 2
     err = capsys.readouterr().err
     assert bad in err and "imports back" in err
     assert not out.exists()
+    # The whole history: every sound session is written, the bad one left out and named.
+    out = tmp_path / "all.json"
+    assert run("--db", str(db), "export", "--all", "--out", str(out)) == 1
+    err = capsys.readouterr().err
+    assert bad in err
+    assert bad not in out.read_text(encoding="utf-8")
+    assert run("--db", str(tmp_path / "other.sqlite3"), "import", str(out)) == 0
 
 
 def test_every_written_export_imports_back(tmp_path):

@@ -98,8 +98,9 @@ def test_every_session_write_path_names_the_full_disk(small_disk):
 
 def test_opening_a_new_database_on_a_full_disk_names_the_cause(small_disk):
     fill(small_disk)
-    with pytest.raises(StoreError, match="the disk is full"):
+    with pytest.raises(StoreError, match=r"(?i)the disk is full"):
         Store.open(small_disk / "new.sqlite3")
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler"]
 
 
 def test_a_database_locked_by_another_program_is_named(tmp_path):
@@ -179,3 +180,67 @@ def test_fill_helper_really_fills(small_disk):
     with pytest.raises(OSError) as exc:
         (small_disk / "one-more").write_bytes(b"x" * 8192)
     assert exc.value.errno == errno.ENOSPC
+
+
+def full_history(disk: Path) -> Path:
+    """A history of two sessions, closed cleanly, then the disk filled to the last byte."""
+    db = disk / "h.sqlite3"
+    with Store.open(db) as store:
+        for name in ("Ann", "Bo"):
+            live = LiveSession.start(store, "scorepad", seat_players([name, "Cy"]), {})
+            live.act(score("p1", 3))
+    fill(disk)
+    return db
+
+
+def companions(db: Path) -> list[str]:
+    return sorted(p.name for p in db.parent.iterdir() if p.name.startswith(db.name + "-"))
+
+
+def run_cli(*argv: str) -> int:
+    from companion.cli import main
+
+    try:
+        return main(list(argv))
+    except SystemExit as exc:
+        return int(exc.code or 0)
+
+
+def test_a_full_disk_at_start_is_named_with_the_free_space(small_disk):
+    """Before: "the disk failed to read or write (disk I/O error)", and a -shm and -wal."""
+    db = full_history(small_disk)
+    with pytest.raises(StoreError) as refused:
+        Store.open(db)
+    assert str(refused.value).startswith("The disk is full (0.0 MiB free); history and exports")
+    assert companions(db) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("stats",), ("check",), ("export", "--all", "--format", "json"), ("stats", "--json")],
+)
+def test_read_only_commands_work_on_a_full_disk_and_leave_nothing_beside_it(
+    small_disk, command, capsys
+):
+    """Before: exit 2 ("disk I/O error"), and a 3-byte -shm and an empty -wal left."""
+    db = full_history(small_disk)
+    assert run_cli("--db", str(db), *command) == 0
+    captured = capsys.readouterr()
+    assert "I/O" not in captured.err
+    assert companions(db) == []
+    with Store.open(db, readonly=True) as store:  # as the board and History read it
+        assert len(store.sessions()) == 2
+    assert companions(db) == []
+
+
+async def test_the_app_starts_read_only_on_a_full_disk(small_disk):
+    db = full_history(small_disk)
+    app = make_app(db)
+    assert app.disk_full is not None and app.store.readonly
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert any("The disk is full" in m for m in seen(app))
+        with pytest.raises(StoreError, match="new entries cannot be saved"):
+            app.start_session("scorepad", ["Ann", "Bo"])
+        assert len(app.store.sessions()) == 2, "the history is there to read"
+    assert companions(db) == []

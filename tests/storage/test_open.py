@@ -143,23 +143,52 @@ def test_read_only_commands_create_nothing(tmp_path, capsys):
     assert not any(tmp_path.iterdir()), "stats on no history creates no file"
 
 
-def test_fifty_simultaneous_first_starts_are_all_served(tmp_path):
-    path = tmp_path / "new.sqlite3"
-    at = time.time() + 5  # every child sleeps until the same instant
+def first_starts(path: Path, n: int, mode: str) -> list[str]:
+    """Start ``n`` children on ``path`` at one instant; their one-line reports.
+
+    An owner stays open (as an app window does) until every other child has
+    reported, so "exactly one owner" means exactly one.
+    """
+    at = time.time() + 3 + n / 20  # every child sleeps until the same instant
     children = [
         subprocess.Popen(
-            [sys.executable, str(CHILD), str(path), str(at)],
+            [sys.executable, str(CHILD), str(path), str(at), mode],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
-        for _ in range(50)
+        for _ in range(n)
     ]
-    outputs = [c.communicate(timeout=120)[0] for c in children]
-    refused = [o for o in outputs if not o.startswith(f"ok {SCHEMA_VERSION}")]
+    deadline = time.monotonic() + 300
+    while sum(c.poll() is None for c in children) > 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    Path(str(path) + ".done").touch()
+    return [c.communicate(timeout=300)[0].strip() for c in children]
+
+
+def test_fifty_simultaneous_first_starts_are_all_served(tmp_path):
+    path = tmp_path / "new.sqlite3"
+    outputs = first_starts(path, 50, "store")
+    refused = [o for o in outputs if o != f"owner {SCHEMA_VERSION}"]
     assert refused == []
     with Store.open(path) as store:
         assert store.schema_version == SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("n", [50, 200])
+def test_simultaneous_first_starts_of_the_app_one_owner_the_rest_read_only(tmp_path, n):
+    """As ``companion`` opens: one owner; the others read-only beside it, 0 refused.
+
+    Before: 2 of 50 were refused "older than this companion" (the read-only open saw
+    the owner's migration not yet committed), and a read-only open of a file the
+    owner had not created yet was refused "does not exist yet".
+    """
+    path = tmp_path / "new.sqlite3"
+    outputs = first_starts(path, n, "app")
+    owners = [o for o in outputs if o == f"owner {SCHEMA_VERSION}"]
+    readers = [o for o in outputs if o == f"read-only {SCHEMA_VERSION}"]
+    assert len(owners) == 1
+    assert len(owners) + len(readers) == n, [o for o in outputs if o not in owners + readers]
 
 
 def test_read_only_commands_upgrade_an_older_companion_database(tmp_path, capsys):
