@@ -1,9 +1,11 @@
 """The registry: one plug-in record per game, listed here and nowhere else.
 
 Adding a game = one folder ``companion/games/<name>/`` (rules, guide, view, preparer,
-screen, board view; its ``__init__`` defines ``PLUGIN``), one line below, its
-``docs/games/<id>.md`` and its tests. ``tests/foundation/test_registry.py`` fails
-loudly when a registered game lacks a part.
+screen, board view, testing hook, catalogs, docs page; its ``__init__`` defines
+``PLUGIN``), its import and one line below, and its tests ``tests/games/<name>/``:
+``python scripts/new_game.py <id>`` writes all of it (``docs/adding-a-game.md``).
+``tests/foundation/test_registry.py`` and the conformance suite (``tests/conformance``)
+fail loudly when a registered game lacks a part or breaks the common contract.
 """
 
 from __future__ import annotations
@@ -18,7 +20,17 @@ from companion.rules.plugin import GameInfo, Part
 
 __all__ = ["GAMES", "GameInfo", "Part", "find_game"]
 
-GAMES: tuple[GameInfo, ...] = (MEEPLE_CIRCUS, MEOWFIA, SHADOW_CATS, CAT_BOX, SCOREPAD)
+_REGISTERED: tuple[GameInfo, ...] = (
+    MEEPLE_CIRCUS,
+    MEOWFIA,
+    SHADOW_CATS,
+    CAT_BOX,
+    SCOREPAD,
+)
+
+GAMES: tuple[GameInfo, ...] = tuple(sorted(_REGISTERED, key=lambda g: g.catch_all))
+"""Every game in the order Home lists them: as registered, the catch-all score pad
+last whatever is added after it (``GameInfo.catch_all``)."""
 
 
 def find_game(name: str) -> GameInfo:

@@ -49,13 +49,19 @@ class RuleError(ValueError):
         super().__init__(self.render())
 
     def render(self, gettext: Callable[[str], str] | None = None) -> str:
-        """The message, translated by ``gettext`` when one is given."""
+        """The message, translated by ``gettext`` when one is given; a parameter that is
+        itself a sentence (a guide's ``Say``, e.g. a ``listing`` of names) is rendered
+        in the same language."""
+        params = {
+            k: v.render(gettext) if callable(getattr(v, "render", None)) else v
+            for k, v in self.params.items()
+        }
         text = gettext(self.template) if gettext is not None else self.template
         try:
-            return text.format(**self.params)
+            return text.format(**params)
         except (KeyError, IndexError, ValueError):
             # A broken translation must never hide the refusal itself.
-            return self.template.format(**self.params)
+            return self.template.format(**params)
 
 
 class SetupError(RuleError):
@@ -169,7 +175,10 @@ class Outcome:
     names the winners does so with its ``{names}`` field (``params["names"]``, seat order):
     the end banner fills that field itself and then adds no "Winners:" list of its own.
     ``scores`` may be empty for games without points; ``sides`` maps players to a
-    side/role (``"police"``, ``"meowfia"``…) where the game has sides.
+    side/role (``"police"``, ``"meowfia"``…) where the game has sides; ``characters``
+    maps players to the character card each played where the game deals them (Shadow
+    Cats): ``{"id": …, "en": English name, "zh": Chinese name}``, so the history can
+    name them in either language without the game's roster.
     """
 
     termination: str
@@ -179,6 +188,7 @@ class Outcome:
     summary: str = ""
     params: Mapping[str, Any] = field(default_factory=dict)
     highest_wins: bool = True
+    characters: Mapping[PlayerId, Mapping[str, str]] = field(default_factory=dict)
 
     def render(self, gettext: Callable[[str], str] | None = None) -> str:
         text = gettext(self.summary) if gettext is not None else self.summary
@@ -204,6 +214,12 @@ class Outcome:
             "sides": dict(self.sides),
             "summary": self.render(),
             "highest_wins": self.highest_wins,
+            # Only where the game has characters: other games' outcome JSON is unchanged.
+            **(
+                {"characters": {k: dict(v) for k, v in self.characters.items()}}
+                if self.characters
+                else {}
+            ),
         }
 
 
@@ -451,8 +467,21 @@ class Game(ABC, Generic[S]):
     def outcome(self, state: S) -> Outcome | None:
         """``None`` while the game runs; else winners and final scores."""
 
+    legacy_options: ClassVar[Mapping[str, Any]] = {}
+    """Options added after sessions were stored without them, each with the value that
+    keeps the behaviour those sessions were played with (``stored_options``)."""
+
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return check_options(self.options, options)
+
+    def stored_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options of a *stored* session (resume, replay, import, history), complete.
+
+        Every session is stored with its options complete, so an option missing from
+        a stored session was added by a later version: it takes its ``legacy_options``
+        value, and an old log replays exactly as it was played. A new session (no
+        stored options yet) takes the defaults (``check_options``)."""
+        return check_options(self.options, {**self.legacy_options, **options})
 
     def parse_action(self, data: Any) -> Action:
         return action_from_json(self.action_types, data)

@@ -15,7 +15,8 @@ Design decisions:
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.rules.base import Game
@@ -54,9 +55,26 @@ class GameInfo:
     """The host guide (a ``Guide``)."""
     termination_part: Part | None = None
     """The game's ``Termination`` enum."""
+    testing_part: Part | None = None
+    """The testing hook (a ``companion.rules.testing.GameTesting``) that the conformance
+    suite plays the game with; every registered game has one (the suite says so)."""
     aliases: tuple[str, ...] = ()
     bgg_id: int | None = None
-    """BoardGameGeek id (for BG Stats exports); ``None`` where the game has none."""
+    """BoardGameGeek id (for BG Stats exports, read from here only); ``None`` where the
+    game has none we could verify (BG Stats then matches the play by name)."""
+    catch_all: bool = False
+    """A sheet for any other game (the score pad): listed after every real game,
+    wherever its registry line stands."""
+    side_labels: Mapping[str, str] = field(default_factory=dict)
+    """The sides/roles its outcomes store (``Outcome`` winners' ``side``) → an English
+    label marked with ``N_``, translated in the game's domain (history and stats)."""
+
+    @property
+    def domain(self) -> str:
+        """The game's folder under ``companion/games/`` (from its rules' module path):
+        its translation domain, whose catalog ``companion/games/<domain>/locale/`` is
+        read before the shared one while the game is shown (``companion.i18n``)."""
+        return self.rules_part.module.split(".")[2]
 
     def name(self, lang: str) -> str:
         return self.name_zh if lang.startswith("zh") else self.name_en
@@ -77,6 +95,11 @@ class GameInfo:
             self.termination_part.load() if self.termination_part else None
         )
         return enum
+
+    @property
+    def testing(self) -> Any:
+        """The testing hook, or ``None`` (a failure of the conformance suite)."""
+        return self.testing_part.load() if self.testing_part else None
 
     def load(self) -> Game[Any]:
         """The game's rules."""

@@ -45,6 +45,18 @@ def test_a_part_that_does_not_exist_fails_loudly() -> None:
         Part("companion.games.scorepad.screen", "NO_SUCH_SCREEN").load()
 
 
+def test_the_score_pad_stays_last_whatever_is_registered_after_it() -> None:
+    from dataclasses import replace
+
+    from companion import games
+
+    assert GAMES[-1].id == "scorepad"
+    later = replace(GAMES[0], id="later-game", aliases=())
+    order = sorted((*games._REGISTERED, later), key=lambda g: g.catch_all)
+    assert [g.id for g in order][-2:] == ["later-game", "scorepad"]
+    assert sorted(GAMES, key=lambda g: g.catch_all) == list(GAMES)
+
+
 def test_ids_and_aliases_are_unique() -> None:
     names = [g.id for g in GAMES] + [a for g in GAMES for a in g.aliases]
     assert len(names) == len(set(names))

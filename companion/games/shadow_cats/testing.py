@@ -1,19 +1,22 @@
-"""A simulated table for Shadow Cats: hidden identity cards, dice, and players' choices.
+"""Shadow Cats' testing hook: a simulated table (hidden identity cards, dice, choices).
 
 ``Table.next_action(state)`` returns what the host would enter next (dice from the
 session helpers, truthful reveals from the hidden cards); ``junk_action`` returns
-arbitrary, often illegal, input. Used by the property tests and the benchmark.
+arbitrary, often illegal, input. Used by the property tests, the benchmark and the
+conformance suite (``TESTING``, see ``companion.rules.testing``).
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from companion.games.shadow_cats.prepare import (
     RosterSource,
     begin,
+    deal,
     deal_layout,
     default_roster,
     random_setup,
@@ -51,7 +54,8 @@ from companion.games.shadow_cats.rules.actions import (
 )
 from companion.games.shadow_cats.rules.board import LOCATIONS
 from companion.games.shadow_cats.rules.state import ShadowState
-from companion.rules.base import Action, Player
+from companion.rules.base import Action, Game, Player
+from companion.rules.testing import GameTesting, accepts
 
 
 class Table:
@@ -64,9 +68,8 @@ class Table:
         self.rng = rng
         self.neutral_rate = neutral_rate
         self.setup = random_setup(default_roster(), players, rng)
-        cards: list[Identity] = (
-            ["red"] * self.setup.red + ["blue"] * self.setup.blue + ["neutral"] * self.setup.neutral
-        )
+        counts = {"red": self.setup.red, "blue": self.setup.blue, "neutral": self.setup.neutral}
+        cards: list[Identity] = [i for i in IDENTITIES for _ in range(counts[i])]
         rng.shuffle(cards)
         self.identity: dict[str, Identity] = {p.id: c for p, c in zip(players, cards, strict=True)}
 
@@ -123,6 +126,15 @@ class Table:
         if targets and rng.random() < 0.85:
             return Attack(pid, rng.choice(targets), roll_d100(rng))
         return EndTurn(pid)
+
+
+@lru_cache(maxsize=32)
+def _dealt(players: tuple[Player, ...]) -> Table:
+    """The table of these players, dealt once: its setup and identity cards depend on
+    the players alone (seeded by their number), and dealing parses the roster (~40 ms;
+    done for every candidate list and every random step, it was most of the conformance
+    suite's time for this game)."""
+    return Table(players, random.Random(len(players)))
 
 
 @cache
@@ -210,3 +222,87 @@ def junk_action(state: ShadowState, rng: random.Random, cls: type[Action] | None
             )
         )
     return EndTurn(pid)  # Setup: the table's own setup is tried at the start only
+
+
+class ShadowCatsTesting(GameTesting[ShadowState]):
+    """The table's next action (identities dealt from the state's seats, the same for
+    a whole game: seeded by the players), the draft's edits, and junk of every type."""
+
+    tables = (4, 8)
+    steps = 160
+
+    def _table(self, state: ShadowState, rng: random.Random) -> Table:
+        # A copy: the caller sets its own ``rng`` on it.
+        return copy.copy(_dealt(state.players))
+
+    def candidates(self, state: ShadowState, rng: random.Random) -> Sequence[Action]:
+        table = self._table(state, rng)
+        table.rng = rng
+        out: list[Action] = [table.next_action(state)]
+        if state.phase == "setup":
+            out.append(deal(_default(), state.players, rng))
+        if state.draft is not None:
+            draft = state.draft
+            free = [c.id for c in draft.roster.characters if c.id not in draft.characters]
+            pid = rng.choice(state.players).id
+            out += [SetFirstPlayer(pid), begin(draft, rng)]
+            out += [SetCounts(2, 2, len(state.players) - 4)]
+            if free:
+                out.append(PickCharacter(pid, rng.choice(free)))
+        if state.turn is not None:
+            out += [Destination(state.turn, "forest"), MoveDice(state.turn, (7,))]
+            out.append(EndTurn(state.turn))
+            here = state.seat(state.turn).location
+            rolls = roll_move(rng, here)
+            there = rng.choice([x for x in LOCATIONS if x != here]) if rolls[-1] == 7 else None
+            out.append(Move(state.turn, rolls, there))
+            out += [Attack(state.turn, t, roll_d100(rng)) for t in state.in_range(state.turn)]
+        if state.phase in ("play", "ended"):  # the host's corrections, made plausible
+            roster = getattr(state, "roster", None)
+            chars = [c.id for c in roster.characters] if roster is not None else []
+            for seat in state.living():
+                out += [ChangeHp(seat.player, n, "event card") for n in (-10, 5)]
+                out.append(DeclareNeutralWin((seat.player,), "condition met"))
+                if state.turn is not None:
+                    out += [Forest(state.turn, seat.player, k) for k in ("damage", "heal")]
+                out += [Relocate(seat.player, loc, "NPC") for loc in LOCATIONS[:3]]
+                own = state.character(seat.player).id
+                others = [c for c in chars if c != own]
+                out += [CopyCharacter(seat.player, c, "ability") for c in others[:2]]
+                free = [i for i in state.equipment_deck if state.holder_of(i) is None]
+                out += [GiveItem(seat.player, item, "shop") for item in free[:2]]
+                if seat.identity is None:
+                    out += [Reveal(seat.player, i, r) for i in IDENTITIES for r in ("", "card")]
+            for seat in state.seats:
+                for item in (seat.weapon, seat.armour):
+                    if item is not None:
+                        out.append(TakeItem(seat.player, item, "passed on"))
+        if state.phase == "ended" and state.counts is not None:  # the cards left, dealt
+            c = state.counts
+            left = {"red": c.red, "blue": c.blue, "neutral": c.neutral}
+            for seat in state.seats:
+                if seat.identity is not None:
+                    left[seat.identity] -= 1
+            cards: list[Identity] = [i for i in IDENTITIES for _ in range(max(0, left[i]))]
+            unknown = [seat.player for seat in state.seats if seat.identity is None]
+            if len(cards) == len(unknown):
+                rng.shuffle(cards)
+                entries = (IdentityEntry(p, i) for p, i in zip(unknown, cards, strict=True))
+                out.append(FinalIdentities(tuple(entries)))
+        for cls in ALL_ACTIONS:
+            out += [junk_action(state, rng, cls) for _ in range(2)]
+        return out
+
+    def random_step(
+        self, game: Game[ShadowState], state: ShadowState, rng: random.Random
+    ) -> Action | None:
+        table = self._table(state, rng)
+        table.rng = rng
+        if state.phase == "setup" or rng.random() < 0.9:
+            action = table.next_action(state)
+            if accepts(game, state, action):
+                return action
+        return super().random_step(game, state, rng)
+
+
+TESTING = ShadowCatsTesting()
