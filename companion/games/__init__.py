@@ -15,6 +15,7 @@ from companion.games.meeple_circus import PLUGIN as MEEPLE_CIRCUS
 from companion.games.meowfia import PLUGIN as MEOWFIA
 from companion.games.scorepad import PLUGIN as SCOREPAD
 from companion.games.shadow_cats import PLUGIN as SHADOW_CATS
+from companion.games.skull import PLUGIN as SKULL
 from companion.rules.base import N_, SetupError
 from companion.rules.plugin import GameInfo, Part
 
@@ -26,6 +27,7 @@ _REGISTERED: tuple[GameInfo, ...] = (
     SHADOW_CATS,
     CAT_BOX,
     SCOREPAD,
+    SKULL,
 )
 
 GAMES: tuple[GameInfo, ...] = tuple(sorted(_REGISTERED, key=lambda g: g.catch_all))
