@@ -17,6 +17,7 @@ PLUGIN = GameInfo(
     rules_part=Part("companion.games.meeple_circus.rules", "GAME"),
     screen=Part("companion.games.meeple_circus.screen", "SCREEN"),
     board=Part("companion.games.meeple_circus.board", "VIEW"),
+    testing_part=Part("companion.games.meeple_circus.testing", "TESTING"),
     prepare=Part("companion.games.meeple_circus.prepare"),
     guide_part=Part("companion.games.meeple_circus.guide", "GUIDE"),
     termination_part=Part("companion.games.meeple_circus.rules", "Termination"),

@@ -25,6 +25,7 @@ from companion.games.meeple_circus import view
 from companion.games.meeple_circus.photo_finish import time_line
 from companion.games.meeple_circus.rules.state import CircusState
 from companion.games.meeple_circus.view import clock_text
+from companion.hardware.qr import QR_STYLE, qr_lines
 from companion.i18n import _
 from companion.session.follow import Snapshot
 from companion.widgets.bigtext import BigNumber, BigText
@@ -95,6 +96,7 @@ class MeepleCircusView(BoardView):
                 yield Static("", id="mc-clock-label", classes="board-label")
                 yield BigNumber("", id="mc-clock", max_scale=8)
             yield Static("", id="mc-order")
+            yield Static("", id="mc-phones")
         yield Standings(id="mc-standings", max_scale=2)
 
     _label: str | None = None
@@ -110,6 +112,7 @@ class MeepleCircusView(BoardView):
         banner = self.outcome_text() or banner_text(state)
         self.query_one("#mc-banner", Static).update(banner)
         self.query_one("#mc-order", Static).update(self._order_table())
+        self.query_one("#mc-phones", Static).update(self._phones())
         self._show_standings()
         self.tick(None)
 
@@ -132,6 +135,15 @@ class MeepleCircusView(BoardView):
     def app_clock(self) -> int:
         clock = getattr(self.app, "clock", None)
         return int(clock()) if callable(clock) else 0
+
+    def _phones(self) -> RenderableType:
+        """The phones' QR code while the host has them on and no music plays."""
+        url = self.snapshot.phones_url
+        perf = self.circus.performance
+        if url is None or (perf is not None and perf.started and not perf.ended):
+            return Text("")
+        qr = Text("\n".join(qr_lines(url)), style=QR_STYLE)
+        return Group(Text(_("Your phone is your Tadaa! button:"), style="bold"), qr, Text(url))
 
     # ------------------------------------------------------------------ Tadaa order
 

@@ -27,7 +27,7 @@ from companion.games.meeple_circus.rules.actions import (
 from companion.games.meeple_circus.units import format_ms
 from companion.i18n import _
 from companion.widgets.dialogs import ConfirmDialog
-from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
+from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog, seat_key
 
 if TYPE_CHECKING:
     from companion.games.meeple_circus.screen import MeepleCircusScreen
@@ -126,7 +126,13 @@ async def host_pick(screen: MeepleCircusScreen) -> None:
 
 
 def player_choices(screen: MeepleCircusScreen, pids: tuple[str, ...]) -> list[KeyChoice]:
+    """The players to pick from, each on their own seat key (a tie of seats 3 and 4 is
+    ``[3]`` and ``[4]``, as everywhere else; renumbering them ``[1] [2]`` refused the
+    ``3`` a host knows for that player)."""
+    seats = {p.id: number for number, p in enumerate(screen.session.players, start=1)}
     return [
-        KeyChoice(CHOICE_KEYS[i], pid, screen.session.player(pid).name)
+        KeyChoice(seat_key(seats[pid]), pid, screen.session.player(pid).name)
+        if pid in seats
+        else KeyChoice(CHOICE_KEYS[i], pid, screen.session.player(pid).name)
         for i, pid in enumerate(pids)
     ]

@@ -14,7 +14,7 @@ Design decisions:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from rich.table import Table
@@ -36,7 +36,7 @@ from companion.games.meeple_circus.rules.state import (
     ActScore,
     CircusState,
 )
-from companion.i18n import N_, _
+from companion.i18n import N_, _, ngettext
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
@@ -61,6 +61,17 @@ SOURCE_SHORT = {
     "guest_stars": N_("Guests"),
     "challenges": N_("Challenges"),
 }
+
+FIELD_ATTRS = {
+    "demands": "demands",
+    "blue": "blue",
+    "yellow": "yellow",
+    "red": "red_heights",
+    "guest_stars": "guest_stars",
+    "challenges": "challenges",
+}
+"""Each form field's id and the ``ScorePlayer`` field it fills."""
+FIELD_IDS = {attr: fid for fid, attr in FIELD_ATTRS.items()}
 
 SHORT_SCREEN = 36
 """Below this many lines the evaluation form packs one line a field."""
@@ -117,6 +128,7 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
         validate: Callable[[ScorePlayer], str | None],
         initial: ScorePlayer | ActScore | None = None,
         correcting: bool = False,
+        field_check: Callable[[ScorePlayer], Mapping[str, str]] = lambda _action: {},
     ) -> None:
         super().__init__()
         self.player = player
@@ -128,6 +140,8 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
         self.initial = initial
         """An evaluation to start from (a correction, or a second look in the review)."""
         self.correcting = correcting
+        self.field_check = field_check
+        """The rules' problem with each field (by ``ScorePlayer`` field name)."""
         translate_bindings(self)
 
     def initial_text(self, fid: str) -> str:
@@ -200,6 +214,8 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
                         id=f"mc-{fid}",
                         classes="mc-field-input",
                     )
+                # Under its own field: every refused field says why at once.
+                yield Label("", id=f"mc-{fid}-error", classes="error mc-field-error")
             yield Label("", id="mc-score-error", classes="error")
             yield Static("", id="mc-breakdown")
 
@@ -217,32 +233,60 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
         event.stop()
         self.action_save()
 
-    def read(self) -> ScorePlayer:
-        """The action the form describes, or ``FormError``."""
+    def _text(self, fid: str) -> str:
+        found = self.query(f"#mc-{fid}")
+        return found.first(Input).value if found else ""
 
-        def text(fid: str) -> str:
-            found = self.query(f"#mc-{fid}")
-            return found.first(Input).value if found else ""
-
+    def read_fields(self) -> tuple[ScorePlayer, dict[str, str]]:
+        """The evaluation from the fields that are accepted (a refused one counts as
+        empty), and the problem of each refused field by its id: every field is
+        checked, not only up to the first problem, so the host sees them all."""
         labels = {fid: label for fid, label, _p in self.fields()}
-        return ScorePlayer(
-            player=self.player,
-            demands=parse_values(text("demands"), labels["demands"]),
-            blue=parse_count(text("blue"), labels["blue"]),
-            yellow=parse_count(text("yellow"), labels["yellow"]),
-            red_heights=parse_values(text("red"), labels["red"]),
-            guest_stars=parse_values(text("guest_stars"), labels.get("guest_stars", "")),
-            challenges=parse_values(text("challenges"), labels.get("challenges", "")),
-        )
+        problems: dict[str, str] = {}
+        values: dict[str, int | tuple[int, ...]] = {}
+        for fid, attr in FIELD_ATTRS.items():
+            label = labels.get(fid, "")
+            try:
+                if attr in ("blue", "yellow"):
+                    values[attr] = parse_count(self._text(fid), label)
+                else:
+                    values[attr] = parse_values(self._text(fid), label)
+            except FormError as exc:
+                problems[fid] = str(exc)
+                values[attr] = 0 if attr in ("blue", "yellow") else ()
+        action = ScorePlayer(player=self.player, **values)  # type: ignore[arg-type]
+        refused = {
+            fid: message
+            for attr, message in self.field_check(action).items()
+            if (fid := FIELD_IDS[attr]) not in problems
+        }
+        for fid in refused:
+            attr = FIELD_ATTRS[fid]
+            values[attr] = 0 if attr in ("blue", "yellow") else ()
+        if refused:
+            action = ScorePlayer(player=self.player, **values)  # type: ignore[arg-type]
+        return action, {**problems, **refused}
+
+    def read(self) -> ScorePlayer:
+        """The action the form describes, or ``FormError`` (the first field's problem)."""
+        action, problems = self.read_fields()
+        order = [fid for fid, _label, _p in self.fields()]
+        for fid in order:
+            if fid in problems:
+                raise FormError(problems[fid])
+        return action
 
     def _update(self) -> str | None:
-        """Refresh the breakdown; return the problem with the entry, if any."""
-        error = self.query_one("#mc-score-error", Label)
-        try:
-            action = self.read()
-        except FormError as exc:
-            error.update(str(exc))
-            return str(exc)
+        """Refresh the breakdown (from the accepted fields only) and each field's
+        problem; return the first problem with the entry, if any."""
+        action, problems = self.read_fields()
+        first: str | None = None
+        for fid, _label, _p in self.fields():
+            line = self.query_one(f"#mc-{fid}-error", Label)
+            line.update(Text(problems.get(fid, "")))  # typed text, never markup
+            line.display = fid in problems
+            if first is None and fid in problems:
+                first = problems[fid]
         score = ActScore(
             player=self.player,
             act=self.act,
@@ -255,6 +299,10 @@ class ScoreDialog(ModalScreen[ScorePlayer | None]):
             challenges=action.challenges,
         )
         self.query_one("#mc-breakdown", Static).update(breakdown_table(score, self.total_before))
+        error = self.query_one("#mc-score-error", Label)
+        if first is not None:
+            error.update(_("Fix the fields marked above; the totals count only the others."))
+            return first
         problem = self.validate(action)
         error.update(problem or "")
         return problem
@@ -306,7 +354,7 @@ class ReviewDialog(KeyChoiceDialog):
         self.table = table
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog key-choice mc-review"):
+        with Vertical(classes="dialog wide-dialog key-choice mc-review"):
             yield Label(self.question, classes="key-choice-question")
             yield Static(self.table, id="mc-review-table")
             for choice in self.choices:
@@ -324,13 +372,19 @@ def abort_question(state: CircusState) -> str:
     attempt = perf.current if perf is not None else None
     rows = [r for r in view.press_rows(state) if r.current_attempt]
     counted = [r for r in rows if r.place]
-    who = ", ".join(f"{r.place}. {r.name}" for r in counted) or _("no Tadaa! yet")
+    who = _(", ").join(f"{r.place}. {r.name}" for r in counted) or _("no Tadaa! yet")
     if attempt is not None and not attempt.running:
-        return _(
+        return ngettext(
             "The music has already ended. Aborting DISCARDS this finished performance: "
-            "{n} presses ({who}) and its result; it is played again from the start."
+            "{n} press ({who}) and its result; it is played again from the start.",
+            "The music has already ended. Aborting DISCARDS this finished performance: "
+            "{n} presses ({who}) and its result; it is played again from the start.",
+            len(rows),
         ).format(n=len(rows), who=who)
-    return _(
+    return ngettext(
+        "Abort this attempt (the table fell)? It discards its {n} press ({who}); "
+        "the music stops and the performance starts again with s.",
         "Abort this attempt (the table fell)? It discards its {n} presses ({who}); "
-        "the music stops and the performance starts again with s."
+        "the music stops and the performance starts again with s.",
+        len(rows),
     ).format(n=len(rows), who=who)

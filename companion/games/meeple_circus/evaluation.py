@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 from companion.games.meeple_circus import panels
 from companion.games.meeple_circus.dialogs import ReviewDialog, ScoreDialog
 from companion.games.meeple_circus.rules.actions import CorrectScore, ScorePlayer
+from companion.games.meeple_circus.rules.game import field_problems
 from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, ActScore
 from companion.i18n import _
 from companion.rules.base import Action, RuleError
+from companion.rules.names import MAX_NAME_CELLS
 from companion.session.live import Change
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 
@@ -58,11 +60,23 @@ def form(
             return err.render(_)
         return None
 
+    def field_check(action: ScorePlayer) -> dict[str, str]:
+        problems = field_problems(action, screen.circus.max_height)
+        return {name: err.render(_) for name, err in problems.items()}
+
     speed = act.token_of(pid) if act.number in SPEED_TOKEN_ACTS else 0
     before = state.totals()[pid] - (score.total if (score := act.score_of(pid)) else 0)
     name = screen.session.player(pid).name
     return ScoreDialog(
-        pid, name, act.number, speed, before, validate, initial=initial, correcting=correcting
+        pid,
+        name,
+        act.number,
+        speed,
+        before,
+        validate,
+        initial=initial,
+        correcting=correcting,
+        field_check=field_check,
     )
 
 
@@ -112,7 +126,11 @@ async def review(screen: MeepleCircusScreen, pending: ScorePlayer) -> None:
             for seat, p in enumerate(state.players, start=1)
         ]
         question = _("Review act {n} before it closes").format(n=number)
-        choice = await screen.ask(ReviewDialog(question, panels.evaluation_view(closed), choices))
+        # Under 100 columns the names give way (to 10 cells) so Act and Total keep their
+        # numbers (issue 22).
+        cells = 10 if screen.app.size.width < 100 else MAX_NAME_CELLS
+        table = panels.evaluation_view(closed, name_cells=cells)
+        choice = await screen.ask(ReviewDialog(question, table, choices))
         if choice is None:
             return
         if choice == "close":

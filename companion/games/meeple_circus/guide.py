@@ -5,7 +5,7 @@ Design decisions:
 * ``allowed`` answers from the same facts the rules check (the state's phase, the
   open performance's attempt, the verdict's ties and flags), so a key is enabled
   exactly when the rules would take some action of its type. The property test in
-  ``tests/meeple_circus/test_guide.py`` holds the two together.
+  ``tests/games/meeple_circus/test_guide.py`` holds the two together.
 * Sentences name players, never ids, and times as the screen shows them
   (``units.py``); keys are the screen's business, so prompts say what to do, not
   which key does it.
@@ -15,6 +15,7 @@ Design decisions:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from companion.games.meeple_circus.help_text import RULES_SUMMARY
@@ -39,7 +40,7 @@ from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, CircusSt
 from companion.games.meeple_circus.rules.timing import judge
 from companion.games.meeple_circus.units import NS_PER_S, format_elapsed, format_length
 from companion.rules.base import N_, Action, PlayerId
-from companion.rules.guide import Guide, Say, say
+from companion.rules.guide import Guide, Say, listing, say
 
 BUILT_IN_TRACK_TITLES: dict[str, str] = {
     "big-top-march": N_("Big Top March"),
@@ -55,12 +56,12 @@ STATUS_WORDS = {
     "counted": N_("counts"),
     "false-start": N_("false start"),
     "too-late": N_("too late"),
-    "repeat": N_("repeat (no effect)"),
+    "repeat": N_("repeat, no effect"),
     "voided": N_("voided by the host"),
     "discarded": N_("aborted attempt"),
     "uncertain-start": N_("at the start? host decides"),
     "uncertain-end": N_("at the end? host decides"),
-    "not-performer": N_("not performing (no effect)"),
+    "not-performer": N_("not performing, no effect"),
 }
 """What a press counts as, in words (one place: the guide, the screen and the board)."""
 
@@ -323,7 +324,7 @@ class MeepleCircusGuide(Guide[CircusState]):
         elif track in BUILT_IN_TRACK_TITLES:
             what = say(BUILT_IN_TRACK_TITLES[track])
         else:
-            what = track.removeprefix("file:")
+            what = file_title(track)
         length = format_length(action.length_ns)
         if after.performer is not None:
             return say(
@@ -374,7 +375,7 @@ class MeepleCircusGuide(Guide[CircusState]):
             return say(N_("Performance closed: no speed tokens."))
         return say(
             N_("Performance closed: speed tokens {tokens}."),
-            tokens=", ".join(f"{name(after, pid)} +{n}" for pid, n in tokens),
+            tokens=listing([f"{name(after, pid)} +{n}" for pid, n in tokens]),
         )
 
     def _describe_score(
@@ -422,6 +423,19 @@ def music_words(music: str) -> Say | str:
             N_("a plain countdown of {length}"), length=format_length(int(seconds) * NS_PER_S)
         )
     return text.replace("\\", "/").rsplit("/", 1)[-1] or text  # the file's name, no folders
+
+
+def file_title(track: str) -> str:
+    r"""A music file's track id as the screen names it: the file's name without its
+    folders, its extension and its cut (the length is said beside it).
+
+    >>> file_title("file:/music/circus song.mp3@30.0"), file_title("file:C:\\m\\a.wav")
+    ('circus song', 'a')
+    """
+    text = re.sub(r"@[\d.:]+$", "", track.removeprefix("file:")).replace("\\", "/")
+    name = text.rsplit("/", 1)[-1] or text
+    stem, dot, _ext = name.rpartition(".")
+    return stem if dot and stem else name
 
 
 def names_of_undecided(state: CircusState, undecided: Sequence[str]) -> str:

@@ -55,7 +55,7 @@ class Music:
 
 def countdown_music(seconds: int, note: str = "") -> Music:
     return Music(
-        _("Plain countdown {time}").format(time=format_remaining(seconds * NS_PER_S)),
+        _("Plain countdown"),  # its length is shown beside it: "Plain countdown (0:15)"
         seconds * NS_PER_S,
         None,
         f"countdown:{seconds}",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich import box
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.errors import StyleSyntaxError
@@ -33,8 +34,10 @@ from companion.games.meeple_circus.rules.state import (
 )
 from companion.games.meeple_circus.rules.timing import Attempt
 from companion.games.meeple_circus.units import format_length
+from companion.hardware.hid import short_id
 from companion.i18n import _
 from companion.rules.base import Outcome, Player, PlayerId
+from companion.rules.names import MAX_NAME_CELLS, fit_name
 
 PLAYER_KEYS = ("1", "2", "3", "4", "5")
 """One key per seat: a player's Tadaa! (and their pick in other phases)."""
@@ -44,6 +47,7 @@ STATUS_STYLES = {
     "red": "bold red",
     "yellow": "bold yellow",
     "magenta": "bold magenta",
+    "cyan": "bold cyan",
     "dim": "dim",
 }
 """Rich styles for the view-model's colour names."""
@@ -107,30 +111,54 @@ def prep_view(state: CircusState) -> Table:
         mark = "✓" if done else ("▶" if pid == due else "")
         table.add_row(
             mark,
-            name_text(player.name, player.colour),
+            name_text(fit_name(player.name), player.colour),
             _("done") if done else (_("now") if pid == due else ""),
         )
     return table
 
 
 def tadaa_table(state: CircusState, with_tokens: bool) -> Table:
-    """Counted presses in Tadaa order (gap to the one before), then the rest."""
-    table = Table(title=_("Tadaa! order"), expand=True, show_edge=False)
-    table.add_column(_("Place"), justify="right")
-    table.add_column(_("Player"))
-    table.add_column(_("Counts as"))
-    if with_tokens:
-        table.add_column(_("Token"), justify="right")
+    """Counted presses in Tadaa order (gap to the one before), then the rest: the one
+    list of the performance's presses (the photo finish above it draws them on a time
+    line). Numbers, times and sources never wrap or shorten; the name gives way first,
+    then "counts as", which wraps between words (at 80 columns they had read
+    ``coun…``, ``±20… ms``)."""
+    table = Table(
+        title=_("Tadaa! order"),
+        expand=True,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 0),
+        box=box.SIMPLE_HEAD,  # one space between columns (and a rule under the titles)
+    )
     rows = view.press_rows(state)
-    # A time or a gap is never cut ("0:08.6…" at 160x48 with the log shown): its
-    # column is as wide as its widest cell; the names and labels give way instead.
-    widest_time = max([cell_len(_("Time")), *(cell_len(r.time) for r in rows)])
-    widest_gap = max([cell_len(_("Gap")), *(cell_len(r.gap) + 2 * r.gap_exact for r in rows)])
-    table.add_column(_("Time"), justify="right", no_wrap=True, min_width=widest_time)
-    table.add_column(_("Gap"), justify="right", no_wrap=True, min_width=widest_gap)
-    table.add_column(_("Source"))
-    table.add_column("#", justify="right")
-    for row in rows:
+
+    def widest(title: str, cells: Sequence[str]) -> int:
+        return max([cell_len(title), *(cell_len(c) for c in cells)])
+
+    labels = [_(r.label) for r in rows]
+    words = [w for label in labels for w in label.split()] or [_("Counts as")]
+    # A Chinese label folds between characters: its shortest line is two of them.
+    label_min = max(cell_len(w) if w.isascii() else min(cell_len(w), 4) for w in words)
+    sources = [source_cell(r) for r in rows]
+    gaps = [r.gap + " ⏱" * r.gap_exact for r in rows]
+    table.add_column(_("Place"), justify="right", no_wrap=True)
+    table.add_column(_("Player"), no_wrap=True, overflow="ellipsis", ratio=1, min_width=6)
+    table.add_column(_("Counts as"), min_width=label_min, overflow="fold")
+    # The token column once a token is known (an empty one took the names' room).
+    with_tokens = with_tokens and any(r.token for r in rows)
+    if with_tokens:
+        table.add_column(_("Token"), justify="right", no_wrap=True)
+    table.add_column(
+        _("Time"),
+        justify="right",
+        no_wrap=True,
+        min_width=widest(_("Time"), [r.time for r in rows]),
+    )
+    table.add_column(_("Gap"), justify="right", no_wrap=True, min_width=widest(_("Gap"), gaps))
+    table.add_column(_("Source"), no_wrap=True, min_width=widest(_("Source"), sources))
+    table.add_column("#", justify="right", no_wrap=True)
+    for row, source in zip(rows, sources, strict=True):
         cells: list[str | Text] = [
             row.place,
             name_text(row.name, row.colour),
@@ -141,18 +169,54 @@ def tadaa_table(state: CircusState, with_tokens: bool) -> Table:
         gap = Text(row.gap, style="bold" if row.gap_exact else "")
         if row.gap_exact:
             gap.append(" ⏱", style="dim")
-        source = "⌨" if row.keyboard else "🔘"
-        cells += [row.time, gap, f"{source} {row.uncertainty}", str(row.index + 1)]
+        cells += [row.time, gap, source, str(row.index + 1)]
         table.add_row(*cells)
     return table
 
 
+def source_cell(row: view.PressRow) -> str:
+    """Where a press came from and how sure its time is: ``⌨ ±20.0 ms``,
+    ``🔘 A1B2C3/2 ±0.3 ms``."""
+    if row.keyboard:
+        return f"⌨ {row.uncertainty}"
+    if row.device is None:  # a phone
+        return f"📱 {row.uncertainty}"
+    device = short_id(row.device) if row.device.startswith("hid:") else row.device[-6:]
+    return f"🔘 {device}/{row.button} {row.uncertainty}"
+
+
+def names_list(value: object) -> object:
+    """A list of names as the language writes one (``Ann, Bo``; ``安、博``); any other
+    value as it is."""
+    if isinstance(value, (list, tuple)):
+        return _(", ").join(str(v) for v in value)
+    return value
+
+
 def undecided_text(state: CircusState) -> Text:
+    text = Text()
+    for group in view.settled_ties(state):
+        names = {p.id: fit_name(p.name) for p in state.players}
+        order = names[group[0].player]
+        for press in group[1:]:
+            order = _("{first}, then {second}").format(first=order, second=names[press.player])
+        if text:
+            text.append("\n")
+        text.append(_("Settled by the host: {order}.").format(order=order), style="cyan")
     items = view.undecided(state)
     if not items:
-        return Text()
-    text = Text(_("The host must decide (t):") + " ", style="bold magenta")
-    text.append("; ".join(_(template).format(**params) for template, params in items))
+        return text
+    if text:
+        text.append("\n")
+    lead = _("The host must decide (t):")
+    # No space after a full-width colon (Chinese).
+    text.append(lead if lead.endswith("：") else lead + " ", style="bold magenta")
+    text.append(
+        _("; ").join(
+            _(template).format(**{k: names_list(v) for k, v in params.items()})
+            for template, params in items
+        )
+    )
     return text
 
 
@@ -168,7 +232,9 @@ def act_sources(number: int) -> tuple[str, ...]:
     )
 
 
-def evaluation_view(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Table:
+def evaluation_view(
+    state: CircusState, keys: Sequence[str] = PLAYER_KEYS, name_cells: int = MAX_NAME_CELLS
+) -> Table:
     """The act's evaluations. The key and the name share one column that never wraps
     or shortens, the act's sources only, so 80 columns keep names and numbers (they
     had read "Pla… Dem… Yel…", "● / Ann" on two lines)."""
@@ -177,9 +243,12 @@ def evaluation_view(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Ta
     sources = act_sources(act.number)
     table = Table(
         title=_("Evaluation of act {n}").format(n=act.number),
-        expand=True,
         show_edge=False,
         collapse_padding=True,
+        # No rules between the columns: their nine cells let Act and Total keep their
+        # numbers at 80 columns (Total was cut to "Tot" with no numbers, issue 22).
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
     )
     table.add_column(_("Player"), no_wrap=True)
     for source in sources:
@@ -197,7 +266,7 @@ def evaluation_view(state: CircusState, keys: Sequence[str] = PLAYER_KEYS) -> Ta
     for index, player in enumerate(state.players):
         score = act.score_of(player.id)
         who = Text(f"[{keys[index]}] ")
-        who.append_text(name_text(player.name, player.colour))
+        who.append_text(name_text(fit_name(player.name, name_cells), player.colour))
         cells: list[str | Text] = [who]
         if score is None:
             token = act.token_of(player.id)
@@ -225,7 +294,7 @@ def end_view(state: CircusState) -> Group:
     for player in state.players:
         score = act.score_of(player.id)
         summary.add_row(
-            name_text(player.name, player.colour),
+            name_text(fit_name(player.name), player.colour),
             str(score.total if score else 0),
             str(totals[player.id]),
         )
@@ -244,7 +313,7 @@ def end_view(state: CircusState) -> Group:
             ).format(name=name, n=act.number + 1)
         )
     elif state.pending_pick is not None:
-        names = ", ".join(player_of(state, p).name for p in state.pending_pick.candidates)
+        names = names_list([player_of(state, p).name for p in state.pending_pick.candidates])
         why = (
             _("no birth dates to find the youngest")
             if state.pending_pick.reason == "no-birth-dates"
@@ -279,7 +348,7 @@ def final_view(state: CircusState, outcome: Outcome | None) -> Group:
         style = "bold reverse" if outcome and pid in outcome.winners else ""
         table.add_row(
             Text(label, style=style),
-            name_text(player.name, player.colour),
+            name_text(fit_name(player.name), player.colour),
             *per_act,
             Text(str(totals[pid]), style="bold"),
         )
@@ -310,7 +379,7 @@ def hint(state: CircusState) -> str:
         return _(
             "s: start the music · 1-5: Tadaa! for that player · x: stop early · "
             "a: abort (then s restarts) · v: void a press · t: settle · "
-            "f: finish · m: music"
+            "f: finish · o: Tadaa! order · m: music"
         )
     if phase == "evaluation":
         return _("1-5 or e: score a player · ctrl+z: undo")

@@ -2,12 +2,9 @@
 
 Design decisions:
 
-* It shows what the rules decided, never decides: order, tie groups ("too close to
-  call") and statuses come from ``companion.games.meeple_circus.rules.timing``.
-* Gaps are labelled by the view-model's one gap function (``view.gap_label``): from
-  one button box's own clock, exact ("+50 µs"); otherwise from the mapped host times
-  ("+2.0 ms"), next to each press's ± uncertainty; "±" where the clock could not
-  tell the order. Statuses are the guide's words, as on the Tadaa table and board.
+* It shows what the rules decided, never decides. It draws the presses; the list of
+  them (order, gaps, ± uncertainty, button, what each counts as) is the Tadaa!
+  order table under it, one row a press (both listed every press, issue 22).
 * The time line is proportional: each press is a mark at its host time between the
   first and last press (and the music's start/end when they are in that window);
   presses too close to tell apart on the line share a mark, and the table below
@@ -18,23 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 from textual.widgets import Static
 
-from companion.games.meeple_circus.guide import STATUS_WORDS
-from companion.games.meeple_circus.rules.actions import Press
-from companion.games.meeple_circus.rules.timing import (
-    Attempt,
-    JudgedPress,
-    Performance,
-    judge,
-    tie_groups,
-)
-from companion.games.meeple_circus.units import format_exact, format_ms
-from companion.games.meeple_circus.view import TOO_CLOSE, gap_label
-from companion.hardware.hid import short_id
+from companion.games.meeple_circus.rules.timing import Attempt, Performance, judge
+from companion.games.meeple_circus.units import format_exact
 from companion.i18n import _
 from companion.rules.base import Player
 
@@ -76,10 +63,29 @@ def time_line(
     return line
 
 
+class FittedTimeLine:
+    """``time_line`` drawn as wide as it is shown (a fixed 64-cell line wrapped at
+    100 columns, its span on a line of its own)."""
+
+    def __init__(self, presses: Sequence[tuple[str, int]], attempt: Attempt | None) -> None:
+        self.presses = presses
+        self.attempt = attempt
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        times = [t for _l, t in self.presses]
+        span = max(times) - min(times) if times else 0
+        # "├" and "┤ " around the marks, then the span.
+        room = options.max_width - 3 - cell_len(format_exact(span))
+        yield time_line(self.presses, self.attempt, width=max(8, room))
+
+
 def render_photo_finish(
     perf: Performance | None, players: Sequence[Player], speed_tokens: bool = True
 ) -> RenderableType:
-    """The photo finish of ``perf``'s current attempt (or a hint when empty)."""
+    """The photo finish of ``perf``'s current attempt (or a hint when empty): every
+    press of it on one time line, marked with the player's seat. The presses
+    themselves are listed once, in the Tadaa! order below it (they were listed twice,
+    here and there, issue 22)."""
     title = Text(_("Photo finish"), style="bold")
     if perf is None or not perf.presses:
         return Group(title, Text(_("No press yet."), style="dim"))
@@ -88,59 +94,13 @@ def render_photo_finish(
     judged = [j for j in verdict.presses if perf.presses[j.index].attempt == attempt_index]
     if not judged:
         return Group(title, Text(_("No press yet."), style="dim"))
-    names = {p.id: p.name for p in players}
     seat = {p.id: str(i + 1) for i, p in enumerate(players)}
-    by_press = {id(j.press): j for j in judged}
-    groups = tie_groups([j.press for j in judged])
-    attempt = perf.current
-    start = attempt.start_ns if attempt is not None else None
-
-    table = Table(expand=True, show_edge=False, pad_edge=False, box=None)
-    table.add_column(_("Player"))
-    table.add_column(_("Time"), justify="right")
-    table.add_column(_("Gap"), justify="right")
-    table.add_column("±", justify="right")
-    table.add_column(_("Button"))
-    table.add_column(_("Counts as"))
-    previous: Press | None = None
-    for group in groups:
-        close = len(group) > 1
-        for k, press in enumerate(group):
-            j: JudgedPress = by_press[id(press)]
-            if previous is None:
-                gap = Text("")
-            else:
-                label, exact = gap_label(previous, press)
-                gap = Text(label, style="bold" if exact else "")
-                if exact:
-                    gap.append(" ⏱", style="dim")
-            when = "—" if start is None else f"{(press.host_ns - start) / 1e9:+.6f} s"
-            if press.source == "button-box" and (press.device or "").startswith("hid:"):
-                button = f"🔘 {short_id(press.device or '')}/{press.button}"
-            elif press.source == "button-box":
-                device = (press.device or "?")[-6:]
-                button = f"🔘 {device}/{press.button}"
-            else:
-                button = "⌨"
-            status = Text(_(STATUS_WORDS[j.status]))
-            if close:
-                bracket = "┌" if k == 0 else ("└" if k == len(group) - 1 else "│")
-                status = Text(f"{bracket} " + _(TOO_CLOSE), style="bold magenta")
-            table.add_row(
-                Text(f"{seat.get(press.player, '?')} {names.get(press.player, '')}"),
-                when,
-                gap,
-                "±" + format_ms(press.uncertainty_ns),
-                button,
-                status,
-            )
-            previous = press
-    line = time_line([(seat.get(j.press.player, "?"), j.press.host_ns) for j in judged], attempt)
+    marks = [(seat.get(j.press.player, "?"), j.press.host_ns) for j in judged]
     legend = Text(
         _("▶ music start  ■ music end  ⏱ gap from one box's own clock  * several presses"),
         style="dim",
     )
-    return Group(title, line, legend, table)
+    return Group(title, FittedTimeLine(marks, perf.current), legend)
 
 
 class PhotoFinish(Static):

@@ -49,8 +49,8 @@ def music_choice(music: str) -> ChooseMusic:
                 N_("There is no built-in track {track!r}."), track=text.removeprefix("track:")
             ) from None
     else:
-        try:
-            parse_music_choice(text)
+        try:  # on the writer thread: the file is decoded whole to measure it
+            parse_music_choice(text, measure=True)
         except AudioFileError as exc:
             raise BadActionError(exc.template, **exc.params) from exc
     return ChooseMusic(text)
@@ -65,8 +65,8 @@ def check_options(options: Mapping[str, Any]) -> dict[str, str]:
     problems: dict[str, str] = {}
     for act in (1, 2, 3):
         name = f"music_act{act}"
-        try:
-            parse_music_choice(str(options.get(name) or ""))
+        try:  # on the writer thread (the form's start): each file decoded whole
+            parse_music_choice(str(options.get(name) or ""), measure=True)
         except AudioFileError as exc:
             problems[name] = str(exc)
     return problems

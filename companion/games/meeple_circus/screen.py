@@ -8,9 +8,11 @@ Design decisions:
   in the message line. What the board shows too comes from ``view.py``.
 * One timeline: the start of the music is stamped with the session clock when
   ``play()`` returns (on the audio thread, as ``play`` may wait for a previous
-  stream to drain), and keyboard presses are stamped with the same clock the
-  moment the key event is handled. The countdown is ``start + length − now``,
-  recomputed on every tick; it never asks the audio backend whether it still plays.
+  stream to drain), and keyboard presses are stamped with the same clock at the
+  moment the key arrived (the key event's own time: a key of a burst waits for the
+  one before it to land, and that wait is no part of the press). The countdown is
+  ``start + length − now``, recomputed on every tick; it never asks the audio
+  backend whether it still plays.
 * A keyboard press carries ``KEYBOARD_UNCERTAINTY_NS`` (±20 ms): a USB keyboard is
   polled every 8–10 ms, and the terminal and Textual's event loop add a few
   milliseconds more before the key is handled. Two keyboard presses closer than
@@ -34,7 +36,7 @@ from typing import Any, ClassVar, cast
 
 from textual import events, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
@@ -51,6 +53,7 @@ from companion.games.meeple_circus.rules.actions import (
     Press,
     StartPerformance,
 )
+from companion.games.meeple_circus.rules.game import already_recorded, press_identity
 from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, CircusState
 from companion.games.meeple_circus.tadaa_panel import TadaaPanel
 from companion.games.meeple_circus.units import NS_PER_MS
@@ -88,6 +91,7 @@ class MeepleCircusScreen(GameScreen):
         ),
         Binding("s", "start", N_("Start music")),
         Binding("f", "finish", N_("Finish")),
+        Binding("o", "tadaa_order", N_("Tadaa! order")),
         Binding("x", "stop_early", N_("Stop early")),
         Binding("a", "abort", N_("Abort")),
         Binding("t", "settle", N_("Settle")),
@@ -100,6 +104,7 @@ class MeepleCircusScreen(GameScreen):
         Binding("n", "next_act", N_("Next act")),
         Binding("m", "music", N_("Music")),
         Binding("B", "map_buttons", N_("Tadaa buttons")),
+        Binding("P", "phones", N_("Phones")),
     ]
     ACTION_TYPES: ClassVar[Mapping[str, tuple[str, ...]]] = {
         "player_key": ("choose-first-player", "prepare", "press", "score", "host-pick"),
@@ -124,6 +129,9 @@ class MeepleCircusScreen(GameScreen):
         self.sound = SoundDesk(lambda: self.companion.audio)
         self._end_inflight = False
         self._ready = False
+        self.order_view = False
+        """``o``: the performance pane shows the photo finish and the Tadaa! order
+        across the whole width (at 80x24 they were below the fold, issue 22)."""
 
     # ------------------------------------------------------------------ layout
 
@@ -185,11 +193,18 @@ class MeepleCircusScreen(GameScreen):
         """Wait until every queued audio call has run (tests)."""
         await self.sound.settled()
 
+    def is_phase_key(self, active: ActiveBinding) -> bool:
+        """``o`` is listed with the keys of the performance (at 80 columns the footer
+        keeps only those)."""
+        return active.binding.action == "tadaa_order" or super().is_phase_key(active)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "player_key":
             index = parameters[0] if parameters else 0
             if not isinstance(index, int) or index >= len(self.circus.players):
                 return False
+        if action == "tadaa_order":
+            return self.circus.phase == "performance"
         # Hidden, not dimmed: at 80x24 and 100x30 the footer then holds the keys that
         # work now (1-5, s or f…). A hidden key pressed still says why (the app asks
         # the guide before Textual's check), and ? lists every key with its reason.
@@ -213,12 +228,16 @@ class MeepleCircusScreen(GameScreen):
         self.query_one("#mc-players", Static).update(views.players_table(state))
         for widget in self.query(".mc-pane"):
             widget.display = widget.id == PANES[state.phase]
-        # Evaluation, end and standings show every player themselves.
-        self.query_one("#mc-players", Static).display = state.phase in (
+        # Evaluation, end and standings show every player themselves; the Tadaa! order
+        # (o) takes the players' column too.
+        order_view = self.order_view and state.phase == "performance"
+        self.query_one("#mc-players", Static).display = not order_view and state.phase in (
             "first-player",
             "preparation",
             "performance",
         )
+        for part in ("#mc-order", "#mc-countdown", "#mc-track"):
+            self.query_one(part).display = not order_view
         if state.phase == "performance":
             self._render_performance(state)
         else:
@@ -278,24 +297,67 @@ class MeepleCircusScreen(GameScreen):
     def on_committed(self, change: Change) -> None:
         self.sound.after(change)
 
+    def action_tadaa_order(self) -> None:
+        """Show the photo finish and the Tadaa! order across the screen (the countdown,
+        the music line and the players give way); ``o`` again brings them back."""
+        self.order_view = not self.order_view
+        self.refresh_view()
+        if self.order_view:
+            hardware = self.query_one("#mc-hardware")
+            self.call_after_refresh(
+                self.query_one("#mc-phase").scroll_to_widget, hardware, top=True, animate=False
+            )
+
     def action_map_buttons(self) -> None:
         self.query_one(TadaaPanel).open_mapping()
+
+    def action_phones(self) -> None:
+        self.query_one(TadaaPanel).open_phones()
 
     # ------------------------------------------------------------------ presses and picks
 
     def receive_press(self, press: Press) -> None:
-        """A Tadaa! press from any source (keyboard or button box), on the UI thread.
+        """A Tadaa! press from any source (keyboard, button box, phone), on the UI thread.
 
         Outside a performance a keyboard press is refused with the rules' message;
-        a button-box press is ignored here (the hardware log keeps it).
+        a button-box or phone press is ignored here (the hardware log keeps it).
         """
-        if self.circus.phase != "performance" and press.source == "button-box":
+        if self.circus.phase != "performance" and press.source != "keyboard":
             return
-        self.submit(press)
+        if press_identity(press) is None:
+            self.submit(press)
+            return
+        # A device's press can arrive twice (the hub's message, and the panel's
+        # redelivery of its raw log entry after a restart): the copy is dropped
+        # where commits are ordered, on the writer thread, and says nothing.
+        session = self.session
+
+        def commit() -> Change | None:
+            perf = getattr(session.state, "performance", None)
+            if perf is not None and already_recorded(perf, press):
+                return None
+            return session.act(press)
+
+        def done(future: Future[Change | None]) -> None:
+            if future.exception() is None and future.result() is None:
+                return
+            self._committed(cast("Future[Change]", future))
+
+        self.companion.write(commit, done)
+
+    def press_stamp_ns(self) -> int:
+        """When the key that asks for this press arrived, on the session's clock.
+
+        The app delivers a typed key only once the one before it has landed (its
+        commit saved and shown), so a key of a burst is handled late: its press is
+        stamped with the key's own arrival (``typed_key_arrival_ns``), not the moment it
+        is handled. Keys typed together then lie within each other's uncertainty."""
+        arrival = getattr(self.app, "typed_key_arrival_ns", lambda: None)()
+        return self.clock_ns() if arrival is None else int(arrival)
 
     def action_player_key(self, index: int) -> None:
         # Stamp first: nothing may delay the time of a press.
-        stamp = self.clock_ns()
+        stamp = self.press_stamp_ns()
         state = self.circus
         pid = state.players[index].id
         if state.phase == "performance":

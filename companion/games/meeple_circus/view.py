@@ -29,9 +29,11 @@ from companion.games.meeple_circus.rules.timing import (
     PressStatus,
     definitely_before,
     same_device,
+    tie_groups,
 )
 from companion.games.meeple_circus.units import NS_PER_S, format_elapsed, format_gap, format_ms
 from companion.rules.base import N_, PlayerId
+from companion.rules.names import fit_name
 
 ACT_NAMES = {
     1: N_("First rehearsal"),
@@ -59,6 +61,8 @@ STATUS_COLOURS = {
 }
 """A press's colour by what it counts as (names; each renderer picks its style)."""
 TOO_CLOSE = N_("too close to call")
+SETTLED = N_("host's order")
+"""A press of a tie group whose order the host gave (``t``): no longer too close."""
 
 
 # --------------------------------------------------------------------------- presses
@@ -91,6 +95,10 @@ class PressRow:
     uncertainty: str
     """``±20.0 ms``."""
     keyboard: bool
+    device: str | None
+    """The button box's or HID device's id (None for a key or a phone)."""
+    button: int | None
+    """The button's number on its device."""
     current_attempt: bool
     """It belongs to the attempt now open (the photo finish shows only those)."""
 
@@ -123,6 +131,7 @@ def press_rows(state: CircusState) -> tuple[PressRow, ...]:
     seats = {p.id: (i, p) for i, p in enumerate(state.players, start=1)}
     ranked = sorted((j for j in verdict.presses if j.rank is not None), key=lambda j: j.rank or 0)
     others = sorted((j for j in verdict.presses if j.rank is None), key=lambda j: j.press.host_ns)
+    settled = {p.player for group in settled_ties(state) for p in group}
     rows = []
     previous: JudgedPress | None = None
     for j in [*ranked, *others]:
@@ -132,13 +141,15 @@ def press_rows(state: CircusState) -> tuple[PressRow, ...]:
             gap, exact = gap_label(previous.press, j.press)
         if j.tied_with:
             label, style = TOO_CLOSE, "magenta"
+        elif j.rank is not None and j.press.player in settled:
+            label, style = SETTLED, "cyan"
         else:
             label, style = STATUS_WORDS[j.status], STATUS_COLOURS[j.status]
         rows.append(
             PressRow(
                 index=j.index,
                 player=j.press.player,
-                name=player.name,
+                name=fit_name(player.name),
                 seat=seat,
                 colour=player.colour,
                 place="" if j.rank is None else f"{j.rank}{'=' if j.tied_with else ''}",
@@ -151,6 +162,8 @@ def press_rows(state: CircusState) -> tuple[PressRow, ...]:
                 token=tokens.get(j.press.player) if j.status == "counted" else None,
                 uncertainty="±" + format_ms(j.press.uncertainty_ns),
                 keyboard=j.press.source == "keyboard",
+                device=j.press.device if j.press.source == "button-box" else None,
+                button=j.press.button,
                 current_attempt=perf.presses[j.index].attempt == perf.current_index,
             )
         )
@@ -159,12 +172,29 @@ def press_rows(state: CircusState) -> tuple[PressRow, ...]:
     return tuple(rows)
 
 
+def settled_ties(state: CircusState) -> tuple[tuple[Press, ...], ...]:
+    """The tie groups of the open performance the host has ordered (``t``), each in
+    the host's order: their presses are ranked, no longer too close to call."""
+    verdict = state.verdict()
+    perf = state.performance
+    if verdict is None or perf is None:
+        return ()
+    firsts = [j.press for j in verdict.presses if j.rank is not None]
+    out = []
+    for group in tie_groups(firsts):
+        players = {p.player for p in group}
+        order = next((o for o in reversed(perf.tie_orders) if set(o) == players), None)
+        if len(group) > 1 and order is not None:
+            out.append(tuple(sorted(group, key=lambda p: order.index(p.player))))
+    return tuple(out)
+
+
 def undecided(state: CircusState) -> tuple[tuple[str, dict[str, object]], ...]:
     """What the host must settle, as (template, params) pairs."""
     verdict = state.verdict()
     if verdict is None:
         return ()
-    names = {p.id: p.name for p in state.players}
+    names = {p.id: fit_name(p.name) for p in state.players}
     out: list[tuple[str, dict[str, object]]] = []
     for item in verdict.undecided:
         kind, _sep, what = item.partition(":")
@@ -177,7 +207,8 @@ def undecided(state: CircusState) -> tuple[tuple[str, dict[str, object]], ...]:
                 )
             )
         else:
-            who = ", ".join(names[p] for p in what.split(","))
+            # A tuple: joined where it is translated (``、`` in Chinese).
+            who = tuple(names[p] for p in what.split(","))
             out.append((N_("who was first among {names}?"), {"names": who}))
     return tuple(out)
 
@@ -268,7 +299,7 @@ class Banner:
 
 
 def banner(state: CircusState) -> Banner:
-    names = {p.id: p.name for p in state.players}
+    names = {p.id: fit_name(p.name) for p in state.players}
     act = state.act
     over = state.phase == "over"
     return Banner(
@@ -326,7 +357,7 @@ def standings(state: CircusState, winners: tuple[PlayerId, ...] = ()) -> tuple[S
         rows.append(
             StandingRow(
                 player=player.id,
-                name=player.name,
+                name=fit_name(player.name),
                 seat=seat,
                 colour=player.colour,
                 per_act=(per_act[0], per_act[1], per_act[2]),

@@ -24,3 +24,6 @@ def sounds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         write_wav(root / "cues" / f"{name}.wav", 0.2)
     monkeypatch.setenv("COMPANION_SOUNDS", str(root))
     return root
+
+
+from tests.board.conftest import start_writer, writers  # noqa: E402, F401 - the board's writer fixtures

@@ -43,7 +43,7 @@ async def test_enter_and_escape_keep_the_performance_and_the_question_names_it(
         for answer in ("enter", "escape", "n"):
             await t.keys("a")
             assert isinstance(app.screen, ConfirmDialog)
-            assert "1 presses (1. Bo)" in question(app)
+            assert "1 press (1. Bo)" in question(app)
             await pilot.press(answer)
             await app.settle()
             assert not t.state.performance.attempts[-1].aborted, answer

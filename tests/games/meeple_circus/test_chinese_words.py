@@ -7,18 +7,16 @@ inside the Chinese UI. Failed before the fix.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from babel.messages.pofile import read_po
 
-import companion
+from companion.i18n import catalog_files, game_domains
 
-LOCALE = Path(companion.__file__).parent / "locale" / "zh_CN" / "LC_MESSAGES"
+CATALOGS = catalog_files("zh", None) + [f for d in game_domains() for f in catalog_files("zh", d)]
 
 
 def test_no_chinese_string_says_tadaa_in_latin_letters() -> None:
     found = []
-    for po in sorted(LOCALE.glob("*.po")):
+    for po in CATALOGS:
         with po.open("rb") as fh:
             for message in read_po(fh):
                 if message.id and isinstance(message.string, str) and "Tadaa" in message.string:

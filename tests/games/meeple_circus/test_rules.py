@@ -251,6 +251,27 @@ def test_one_device_orders_its_presses_by_its_own_clock() -> None:
     assert t2.state.verdict().undecided == ("tie:p1,p2",)
 
 
+def test_one_physical_press_is_recorded_once() -> None:
+    """A box's or a phone's press is one event: its device, device time and button.
+    Delivered twice (the live message and the restart's redelivery racing, CI's
+    kill -9 test), the second copy is refused and changes nothing; a keyboard press
+    has no such identity, so two equal keyboard presses both land."""
+    t = _performing()
+    t.do(StartPerformance(0, TRACK))
+    press = Press("p1", 1000 * MS, 2 * MS, "button-box", device="A", device_us=5, button=1)
+    t.do(press)
+    before = t.state
+    with pytest.raises(IllegalActionError, match="already recorded"):
+        t.do(press)
+    with pytest.raises(IllegalActionError, match="already recorded"):
+        t.do(Press("p1", 1001 * MS, 3 * MS, "button-box", device="A", device_us=5, button=1))
+    assert t.state is before
+    t.do(Press("p1", 1000 * MS, 2 * MS, "button-box", device="B", device_us=5, button=1))
+    t.do(Press("p2", 1000 * MS, 2 * MS, "button-box", device="A", device_us=5, button=2))
+    t.do(key("p3", 2 * SECOND), key("p3", 2 * SECOND))
+    assert len(t.state.performance.presses) == 5
+
+
 def test_presses_at_the_music_edges_are_flagged_for_the_host() -> None:
     t = _performing()
     t.do(StartPerformance(1 * SECOND, TRACK))
@@ -614,9 +635,24 @@ def test_every_action_in_the_docs_parses_and_every_action_is_documented() -> Non
     import re
     from pathlib import Path
 
-    doc = Path(__file__).parents[2] / "docs" / "games" / "meeple-circus.md"
+    doc = Path(__file__).parents[3] / "docs" / "games" / "meeple-circus.md"
     section = doc.read_text(encoding="utf-8").split("## Actions", 1)[1]
     examples = [json.loads(m) for m in re.findall(r'`(\{"type"[^`]*\})`', section)]
     for data in examples:
         GAME.parse_action(data)
     assert {d["type"] for d in examples} == set(GAME.action_types)
+
+
+def test_a_refusal_lists_names_in_the_shown_language_s_punctuation() -> None:
+    """The stop-early refusal named the players still building with an ASCII ', ' in
+    Chinese (「还在搭建：Bo, Eve」, the circus tour): the rules now hand the names as a
+    list the refusal renders in its language (、 in Chinese)."""
+    from companion.i18n import catalog
+
+    t = _performing("安", "Bo", "Eve")
+    t.do(StartPerformance(0, TRACK), key("p1", 10 * SECOND))
+    with pytest.raises(IllegalActionError) as refused:
+        t.do(EndPerformance(20 * SECOND))
+    assert "still building: Bo, Eve." in refused.value.render()
+    zh = refused.value.render(catalog("zh", "meeple_circus").gettext)
+    assert "Bo、Eve" in zh and ", " not in zh, zh

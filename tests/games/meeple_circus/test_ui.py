@@ -105,7 +105,7 @@ async def test_three_acts_through_the_keys(tmp_path: Path, sounds: Path) -> None
         await pilot.press("enter")
         await app.settle()
         assert isinstance(app.screen, ScoreDialog)
-        assert "measuring stick" in str(dialog.query_one("#mc-score-error").render()) or (
+        assert "measuring stick" in str(dialog.query_one("#mc-red-error").render()) or (
             lang == "zh"
         )
         await pilot.press("backspace")
@@ -145,7 +145,7 @@ async def test_three_acts_through_the_keys(tmp_path: Path, sounds: Path) -> None
         assert t.state.phase == "performance"
         await t.keys("t")
         assert isinstance(app.screen, KeyChoiceDialog)
-        await t.keys("2")  # the host saw Cy first
+        await t.keys("3")  # the host saw Cy first (her seat key)
         await t.keys("f")
         assert dict(t.state.act.speed_tokens) == {"p3": 2, "p1": 1}
         await t.score("1", "", "1")  # Ann: 1 + token 1

@@ -60,6 +60,32 @@ async def test_button_box_presses_take_the_same_path(tmp_path: Path, sounds: Pat
         assert t.countdown.mode == "idle"
 
 
+async def test_a_press_delivered_twice_lands_once(tmp_path: Path, sounds: Path) -> None:
+    """The restart's redelivery of a raw press and the hub's own message for it can
+    both reach the screen (the panel redelivers after the first refresh, which under
+    load comes after the hub logged the press but before its message was handled):
+    the press lands once and the host sees no error for the copy."""
+    clock = ManualClock(start_ns=100 * NS_PER_S)
+    audio = FakeAudio()
+    app = make_app(tmp_path / "mc.sqlite3", clock=clock, audio=audio)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.start_session("meeple-circus", ["Ann", "Bo", "Cy"], {})
+        await app.settle()
+        t = Table(app, pilot, clock, audio)
+        await t.keys("1", "p", "p", "p")
+        await t.start_music()
+        start = t.state.performance.current.start_ns
+        press = Press("p1", start + 5_000 * MS, 500_000, "button-box", "A", 900, 1)
+        t.screen.receive_press(press)
+        t.screen.receive_press(press)
+        await app.settle()
+        assert len(t.state.performance.presses) == 1
+        presses = [e for e in t.screen.session.entries if e.payload.get("type") == "press"]
+        assert len(presses) == 1
+        assert "already" not in str(t.screen.query_one("#message-line").render())
+
+
 async def test_a_running_countdown_survives_a_restart(tmp_path: Path, sounds: Path) -> None:
     db = tmp_path / "mc.sqlite3"
     clock = ManualClock(start_ns=100 * NS_PER_S)

@@ -21,7 +21,9 @@ from typing import Literal
 
 from companion.rules.base import Action, PlayerId
 
-PressSource = Literal["keyboard", "button-box"]
+PressSource = Literal["keyboard", "button-box", "phone"]
+"""Where a press came from; ``button-box`` and ``phone`` carry their device's clock."""
+CLOCKED_SOURCES = ("button-box", "phone")
 
 
 # --------------------------------------------------------------------------- setup
@@ -107,9 +109,9 @@ class Press(Action):
     """Half-width of the interval the true time lies in (>= 0)."""
     source: PressSource
     device: str | None = None
-    """Device serial number (button-box only)."""
+    """Device serial number (button box), ``hid:…`` (HID), ``phone:<id>:<page load>``."""
     device_us: int | None = None
-    """The device's own clock, microseconds (button-box only)."""
+    """The device's own clock, microseconds (button box and phone)."""
     button: int | None = None
 
 

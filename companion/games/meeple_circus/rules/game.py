@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.games.meeple_circus.rules.actions import (
+    CLOCKED_SOURCES,
     AbortPerformance,
     ChooseFirstPlayer,
     ChooseMusic,
@@ -78,6 +79,7 @@ from companion.rules.base import (
     check_player_count,
     player_by_id,
 )
+from companion.rules.guide import Say, listing
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
@@ -283,7 +285,7 @@ class MeepleCircus(Game[CircusState]):
             raise IllegalActionError(
                 N_("{name} is not among the tied players ({tied})."),
                 name=player.name,
-                tied=_names(state, pending.candidates),
+                tied=_listed(state, pending.candidates),
             )
         act = _current_act(state)
         acts = (*state.acts[:-1], replace(act, next_first_player=action.player))
@@ -304,7 +306,7 @@ class MeepleCircus(Game[CircusState]):
         if due != action.player:
             raise NotYourTurnError(
                 N_("It is {due}'s turn to prepare, not {name}'s."),
-                due=_names(state, (due,) if due else ()),
+                due=_listed(state, (due,) if due else ()),
                 name=player.name,
             )
         act = replace(act, prepared=(*act.prepared, action.player))
@@ -320,7 +322,7 @@ class MeepleCircus(Game[CircusState]):
         if state.phase == "preparation":
             raise IllegalActionError(
                 N_("Preparation is not done: {name} still has to prepare."),
-                name=_names(state, (state.next_to_prepare() or "",)),
+                name=_listed(state, (state.next_to_prepare() or "",)),
             )
         perf = state.performance
         if perf is None:
@@ -366,6 +368,11 @@ class MeepleCircus(Game[CircusState]):
                 name=player.name,
             )
         perf = self._require_performance(state)
+        if already_recorded(perf, action):
+            raise IllegalActionError(
+                N_("{name}'s Tadaa! is already recorded: the same press of the same button."),
+                name=player.name,
+            )
         index = perf.current_index
         if perf.attempts and perf.attempts[-1].aborted:
             last = perf.attempts[-1]
@@ -398,7 +405,7 @@ class MeepleCircus(Game[CircusState]):
                         "The music can stop early only once every player has pressed; "
                         "still building: {names}. Abort to restart instead."
                     ),
-                    names=_names(state, missing),
+                    names=_listed(state, missing),
                 )
         current = replace(
             current, stop_ns=action.host_ns, end_reason="stopped" if early else "music"
@@ -469,7 +476,10 @@ class MeepleCircus(Game[CircusState]):
                 raise IllegalActionError(N_("There is no tie to settle."))
             raise IllegalActionError(
                 N_("Give the order of exactly the tied players: {tied}."),
-                tied=" / ".join(_names(state, group) for group in ties),
+                tied=Say(
+                    " / ".join(f"{{g{i}}}" for i in range(len(ties))),
+                    {f"g{i}": _listed(state, group) for i, group in enumerate(ties)},
+                ),
             )
         return _with_performance(state, replace(perf, tie_orders=(*perf.tie_orders, action.order)))
 
@@ -549,7 +559,7 @@ class MeepleCircus(Game[CircusState]):
             pending = state.pending_pick
             raise IllegalActionError(
                 N_("The host must first pick the next first player among {tied}."),
-                tied=_names(state, pending.candidates if pending else ()),
+                tied=_listed(state, pending.candidates if pending else ()),
             )
         nxt = ActState(number=act.number + 1, first_player=act.next_first_player)
         return replace(state, phase="preparation", acts=(*state.acts, nxt))
@@ -666,6 +676,13 @@ def _names(state: CircusState, pids: Sequence[PlayerId]) -> str:
     return ", ".join(by_id.get(pid, pid) for pid in pids)
 
 
+def _listed(state: CircusState, pids: Sequence[PlayerId]) -> Say:
+    """The players' names as one list in the shown language's punctuation (``Bo, Eve``;
+    ``Bo、Eve`` in Chinese): for a refusal's parameters, rendered with the refusal."""
+    by_id = {p.id: p.name for p in state.players}
+    return listing([by_id.get(pid, pid) for pid in pids])
+
+
 def _describe_undecided(state: CircusState, undecided: Sequence[str]) -> str:
     parts = []
     for item in undecided:
@@ -677,48 +694,93 @@ def _describe_undecided(state: CircusState, undecided: Sequence[str]) -> str:
     return "; ".join(parts)
 
 
+def press_identity(press: Press) -> tuple[str, int, int | None] | None:
+    """What makes a box's, a HID button's or a phone's press one event: its device,
+    the device's own time and the button. A keyboard press has none (None)."""
+    if press.device is None or press.device_us is None:
+        return None
+    return (press.device, press.device_us, press.button)
+
+
+def already_recorded(perf: Performance, press: Press) -> bool:
+    """The performance holds this very press already (delivered twice: the hub's
+    message and a restart's redelivery of its raw log entry can both arrive)."""
+    identity = press_identity(press)
+    return identity is not None and any(press_identity(rp.press) == identity for rp in perf.presses)
+
+
 def _check_press(press: Press) -> None:
     if press.uncertainty_ns < 0:
         raise BadActionError(N_("A press's uncertainty cannot be negative."))
-    if press.source == "button-box":
+    if press.source in CLOCKED_SOURCES:
         if press.device is None or press.device_us is None:
+            if press.source == "phone":
+                raise BadActionError(N_("A phone press needs the phone and its clock."))
             raise BadActionError(N_("A button-box press needs the device and its clock."))
     elif press.device is not None or press.device_us is not None:
         raise BadActionError(N_("A keyboard press has no device clock."))
 
 
 def _check_counts(action: ScorePlayer | CorrectScore, max_height: int) -> None:
-    if not 0 <= action.blue <= MAX_COUNT:
-        raise BadActionError(
+    problems = field_problems(action, max_height)
+    if problems:
+        raise next(iter(problems.values()))
+
+
+def field_problems(
+    action: ScorePlayer | CorrectScore, max_height: int
+) -> dict[str, BadActionError]:
+    """What is wrong with each field of an evaluation, by field (``blue``, ``yellow``,
+    ``demands``, ``red_heights``, ``guest_stars``, ``challenges``), every one of them:
+    the evaluation form shows each next to its field, and counts only the others."""
+    problems: dict[str, BadActionError] = {}
+    for name, value, template in (
+        (
+            "blue",
+            action.blue,
             N_("The blue acrobat count must be a whole number from 0 to {most}, not {value}."),
-            most=MAX_COUNT,
-            value=action.blue,
-        )
-    if not 0 <= action.yellow <= MAX_COUNT:
-        raise BadActionError(
+        ),
+        (
+            "yellow",
+            action.yellow,
             N_("The yellow acrobat count must be a whole number from 0 to {most}, not {value}."),
-            most=MAX_COUNT,
-            value=action.yellow,
-        )
-    lists = (action.demands, action.red_heights, action.guest_stars, action.challenges)
-    if any(len(values) > MAX_COUNT for values in lists):
-        raise BadActionError(N_("A list holds at most {most} entries."), most=MAX_COUNT)
-    for height in action.red_heights:
-        if not 1 <= height <= max_height:
-            raise BadActionError(
-                N_(
-                    "A red acrobat's height must be on the measuring stick (1 to {most}), "
-                    "not {value}."
-                ),
-                most=max_height,
-                value=height,
-            )
-    templates = (
-        (action.demands, N_("A public demand's printed value is from 1 to {most}, not {value}.")),
-        (action.guest_stars, N_("A guest star's printed value is from 1 to {most}, not {value}.")),
-        (action.challenges, N_("A challenge's printed value is from 1 to {most}, not {value}.")),
+        ),
+    ):
+        if not 0 <= value <= MAX_COUNT:
+            problems[name] = BadActionError(template, most=MAX_COUNT, value=value)
+    lists = (
+        (
+            "demands",
+            action.demands,
+            MAX_PRINTED_VALUE,
+            N_("A public demand's printed value is from 1 to {most}, not {value}."),
+        ),
+        (
+            "red_heights",
+            action.red_heights,
+            max_height,
+            N_("A red acrobat's height must be on the measuring stick (1 to {most}), not {value}."),
+        ),
+        (
+            "guest_stars",
+            action.guest_stars,
+            MAX_PRINTED_VALUE,
+            N_("A guest star's printed value is from 1 to {most}, not {value}."),
+        ),
+        (
+            "challenges",
+            action.challenges,
+            MAX_PRINTED_VALUE,
+            N_("A challenge's printed value is from 1 to {most}, not {value}."),
+        ),
     )
-    for values, template in templates:
-        for value in values:
-            if not 1 <= value <= MAX_PRINTED_VALUE:
-                raise BadActionError(template, most=MAX_PRINTED_VALUE, value=value)
+    for name, values, most, template in lists:
+        if len(values) > MAX_COUNT:
+            problems[name] = BadActionError(
+                N_("A list holds at most {most} entries."), most=MAX_COUNT
+            )
+            continue
+        wrong = next((v for v in values if not 1 <= v <= most), None)
+        if wrong is not None:
+            problems[name] = BadActionError(template, most=most, value=wrong)
+    return problems

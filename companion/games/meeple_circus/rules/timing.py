@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-from companion.games.meeple_circus.rules.actions import Press
+from companion.games.meeple_circus.rules.actions import CLOCKED_SOURCES, Press
 from companion.rules.base import PlayerId
 
 PressStatus = Literal[
@@ -157,10 +157,10 @@ def definitely_before(a: Press, b: Press) -> bool:
 
 
 def same_device(a: Press, b: Press) -> bool:
-    """Both presses come from one button box that stamped them with its own clock."""
+    """Both presses come from one device (a box, a phone page) stamped by its own clock."""
     return (
-        a.source == "button-box"
-        and b.source == "button-box"
+        a.source in CLOCKED_SOURCES
+        and a.source == b.source
         and a.device is not None
         and a.device == b.device
         and a.device_us is not None
