@@ -9,6 +9,7 @@ record below is what the registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
+from companion.rules.base import N_
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
@@ -18,8 +19,11 @@ PLUGIN = GameInfo(
     rules_part=Part("companion.games.meowfia.rules", "GAME"),
     screen=Part("companion.games.meowfia.screen", "SCREEN"),
     board=Part("companion.games.meowfia.board", "VIEW"),
+    testing_part=Part("companion.games.meowfia.testing", "TESTING"),
     prepare=Part("companion.games.meowfia.prepare"),
     guide_part=Part("companion.games.meowfia.guide", "GUIDE"),
     termination_part=Part("companion.games.meowfia.rules.termination", "Termination"),
     aliases=("miaomiao",),
+    # The Sheriff and the Undercover against the Meowfia members.
+    side_labels={"police": N_("police"), "meowfia": N_("meowfia")},
 )

@@ -196,7 +196,8 @@ class MeowfiaView(BoardView):
     def _result(self, tally: Tally) -> Text:
         if tally.result == "tie":
             return Text(
-                _("Tie: {names} — vote again").format(names=tally.tied_names), style="bold yellow"
+                _("Tie: {names} — vote again").format(names=tally.tied_names.render(_)),
+                style="bold yellow",
             )
         if tally.result == "accused" and tally.accused is not None:
             return Text(

@@ -12,9 +12,9 @@ Design decisions:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from companion.games.meowfia.guide import BUILDING_NAMES, GUIDE
 from companion.games.meowfia.rules import (
@@ -25,6 +25,7 @@ from companion.games.meowfia.rules import (
     SetWeight,
 )
 from companion.games.meowfia.rules.actions import Counter, Marker, Tile
+from companion.games.meowfia.rules.game import reason_refusal, role_refusal
 from companion.games.meowfia.view import seats
 from companion.i18n import _
 from companion.rules.base import Action, PlayerId
@@ -58,7 +59,15 @@ def weight_problem(text: str) -> str | None:
 
 
 def reason_problem(text: str) -> str | None:
-    return None if text.strip() else _("A manual action needs a short reason.")
+    """The rules' own refusal of a reason, said in the dialog (which keeps the text)."""
+    refusal = reason_refusal(text)
+    return refusal.render(_) if refusal else None
+
+
+def role_problem(text: str) -> str | None:
+    """The rules' own refusal of a role name (too long), said in the dialog."""
+    refusal = role_refusal(text)
+    return refusal.render(_) if refusal else None
 
 
 async def ask_building(screen: MeowfiaScreen, question: str) -> str | None:
@@ -82,30 +91,35 @@ async def ask_player(
 
 
 async def ask_tile(
-    screen: MeowfiaScreen, question: str, label: str
+    screen: MeowfiaScreen, question: str, label: str, tiles: Iterable[str] | None = None
 ) -> tuple[Tile, str | None] | None:
-    """What a turned tile shows: the Undercover, or a Meowfia member and its role name."""
-    tile = await screen.ask(
-        KeyChoiceDialog(
-            question,
-            [
-                KeyChoice("u", "undercover", _("the Undercover (卧底)")),
-                KeyChoice("m", "meowfia", _("a Meowfia member (喵喵咪呀成员)")),
-            ],
-        )
-    )
+    """What a turned tile shows: the Undercover, or a Meowfia member and its role name
+    (only the ``tiles`` the rules accept, when given: the last hidden is the Undercover)."""
+    offered = set(tiles) if tiles is not None else {"undercover", "meowfia"}
+    choices = [
+        KeyChoice("u", "undercover", _("the Undercover (卧底)")),
+        KeyChoice("m", "meowfia", _("a Meowfia member (喵喵咪呀成员)")),
+    ]
+    tile = await screen.ask(KeyChoiceDialog(question, [c for c in choices if c.id in offered]))
     if tile == "undercover":
         return "undercover", None
     if tile != "meowfia":
         return None
     role = await screen.ask(
-        PromptDialog(_("Role name on {name}'s tile (optional: enter to skip)").format(name=label))
+        PromptDialog(
+            _("Role name on {name}'s tile (optional: enter to skip)").format(name=label),
+            check=role_problem,
+        )
     )
     return None if role is None else ("meowfia", role.strip() or None)
 
 
 async def ask_reason(screen: MeowfiaScreen) -> str | None:
     return await screen.ask(PromptDialog(_("Reason (goes into the log)"), check=reason_problem))
+
+
+def _has(items: Iterable[Mapping[str, Any]], pid: str) -> bool:
+    return any(i.get("player") == pid for i in items)
 
 
 def refused(screen: MeowfiaScreen, action_type: str) -> bool:
@@ -179,12 +193,17 @@ async def _weight(screen: MeowfiaScreen) -> Action | None:
 async def _tile(screen: MeowfiaScreen) -> Action | None:
     if refused(screen, "reveal-tile"):
         return None
-    pid = await ask_player(screen, _("Whose tile is revealed?"), screen.mf.hidden)
+    # Only what the guide lists (GUIDE.choices): the players and tiles the rules accept.
+    items = GUIDE.choices(screen.mf, "reveal-tile")
+    pid = await ask_player(
+        screen, _("Whose tile is revealed?"), [p for p in screen.mf.hidden if _has(items, p)]
+    )
     if not pid:
         return None
     label = seats(screen.mf)[pid].label
     question = _("Reveal {name}'s tile. What does it show?").format(name=label)
-    answer = await ask_tile(screen, question, label)
+    tiles = [i["tile"] for i in items if i["player"] == pid]
+    answer = await ask_tile(screen, question, label, tiles)
     if answer is None:
         return None
     reason = await ask_reason(screen)
@@ -192,6 +211,11 @@ async def _tile(screen: MeowfiaScreen) -> Action | None:
 
 
 async def _counter(screen: MeowfiaScreen) -> Action | None:
+    if refused(screen, "set-counter"):
+        return None
+    # Only the values the rules accept now (GUIDE.choices): no 3rd intercept while
+    # smuggling, so the dialog never offers what is refused after the reason is typed.
+    items = GUIDE.choices(screen.mf, "set-counter")
     counter = await screen.ask(
         KeyChoiceDialog(
             _("Which counter?"),
@@ -203,8 +227,9 @@ async def _counter(screen: MeowfiaScreen) -> Action | None:
     )
     if counter is None:
         return None
+    values = [int(i["value"]) for i in items if i["counter"] == counter]
     value = await screen.ask(
-        KeyChoiceDialog(_("New value"), [KeyChoice(str(n), str(n), str(n)) for n in range(4)])
+        KeyChoiceDialog(_("New value"), [KeyChoice(str(n), str(n), str(n)) for n in values])
     )
     if value is None:
         return None

@@ -21,8 +21,12 @@ Design decisions:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.games.meowfia.help_text import RULES_SUMMARY
 from companion.games.meowfia.rules import (
+    GAME,
     TARGET,
     Abstain,
     Identify,
@@ -42,8 +46,9 @@ from companion.games.meowfia.rules import (
     Vote,
     format_weight,
 )
+from companion.games.meowfia.rules.actions import Counter, Marker, Tile
 from companion.rules.base import N_, Action, PlayerId
-from companion.rules.guide import Guide, Say, say
+from companion.rules.guide import Guide, Say, accepted, listing, say
 
 NS = 1_000_000_000
 
@@ -128,6 +133,63 @@ class MeowfiaGuide(Guide[MeowfiaState]):
         if state.timer_seconds() > 0:
             allowed.add("timer")
         return frozenset(allowed)
+
+    def choices(self, state: MeowfiaState, action_type: str) -> tuple[Mapping[str, Any], ...]:
+        """The manual dialog's lists: a counter's values, a tile to reveal, a marker's
+        holder — only those the rules accept now (no 3rd intercept while smuggling)."""
+        if action_type not in self.allowed(state):
+            return ()
+        ids = [p.id for p in state.players]
+        candidates: list[tuple[Mapping[str, Any], Action]] = []
+        if action_type == "set-counter":
+            counters: tuple[Counter, ...] = ("smuggles", "intercepts")
+            for counter in counters:
+                for value in range(TARGET + 1):
+                    fields = {"counter": counter, "value": value}
+                    candidates.append((fields, SetCounter(counter, value, "-")))
+        elif action_type == "reveal-tile":
+            tiles: tuple[Tile, ...] = ("undercover", "meowfia")
+            for pid in state.hidden:
+                for tile in tiles:
+                    candidates.append(({"player": pid, "tile": tile}, RevealTile(pid, tile, "-")))
+        elif action_type == "move-marker":
+            markers: tuple[Marker, ...] = ("ring", "message", "rose")
+            for marker in markers:
+                for to in (*ids, None):
+                    candidates.append(({"marker": marker, "to": to}, MoveMarker(marker, to, "-")))
+        return accepted(GAME.apply, state, candidates)
+
+    def confirm(self, state: MeowfiaState, action_type: str) -> Say | None:
+        """Opening a building before the questioning is done (完成盘问后，警长必须从四座
+        建筑中选择一座) is asked; the ring note says who would take it at the 1st reckoning."""
+        current = state.current_round
+        if action_type != "inspect" or state.phase != "inspection" or current is None:
+            return None
+        if current.questioning_done:
+            return None
+        asked = [q.player for q in current.questioned]
+        if not asked:
+            question = say(N_("Nobody has been questioned yet; open a building now?"))
+        elif len(asked) == 1:
+            question = say(
+                N_("Only {names} has been questioned; open a building now?"),
+                names=state.name(asked[0]),
+            )
+        else:
+            question = say(
+                N_("Only {names} have been questioned; open a building now?"),
+                names=self._names(tuple(asked), state),
+            )
+        if state.reckonings:
+            return question
+        ring = current.ring_goes_to(state.ring_to_questioned)
+        if ring is None:
+            note = say(N_("If it holds the contraband, nobody takes the ring (give it by hand)."))
+        else:
+            note = say(
+                N_("If it holds the contraband, {name} takes the ring."), name=state.name(ring)
+            )
+        return say(N_("{question}\n{note}"), question=question, note=note)
 
     def why_not(self, state: MeowfiaState, action_type: str) -> Say:
         if state.ended is not None:
@@ -428,8 +490,8 @@ class MeowfiaGuide(Guide[MeowfiaState]):
         return say(N_("The timer runs again with {time} left."), time=left)
 
     @staticmethod
-    def _names(pids: tuple[PlayerId, ...], state: MeowfiaState) -> str:
-        return ", ".join(state.name(pid) for pid in pids)
+    def _names(pids: tuple[PlayerId, ...], state: MeowfiaState) -> Say:
+        return listing([state.name(pid) for pid in pids])
 
 
 GUIDE = MeowfiaGuide()

@@ -6,7 +6,9 @@ no panel reads the rules' state, so the host sees the numbers the board sees.
 
 from __future__ import annotations
 
-from rich.console import Group
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -20,7 +22,7 @@ from companion.games.meowfia.view import (
     Track,
     WinView,
 )
-from companion.i18n import N_, _
+from companion.i18n import N_, _, listing
 from companion.rules.guide import Say
 
 TRACK_STYLES = {"red": "bold red", "blue": "bold blue"}
@@ -143,14 +145,40 @@ def player_notes(row: PlayerRow) -> Text:
     return Text(" · ").join(notes)
 
 
-def seats(view: TableView) -> Table:
-    table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right", no_wrap=True)
-    table.add_column(no_wrap=True)
-    table.add_column()
-    for row in view.players:
-        table.add_row(Text(row.who.key, style="bold"), row.who.name, player_notes(row))
-    return table
+class SeatList:
+    """The seat list, laid out for the width it is drawn at: seat number, name and notes
+    on one line when they fit, else the notes on the line below the name. Side by side
+    in any width, 16-cell names left the notes a cell or two beside the log at 80x24
+    (the Sheriff note read 「…」 on two lines)."""
+
+    def __init__(self, rows: list[tuple[Text, str, Text]]) -> None:
+        self.rows = rows
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        keys = max((k.cell_len for k, _name, _notes in self.rows), default=0)
+        names = max((cell_len(n) for _key, n, _notes in self.rows), default=0)
+        notes = max((t.cell_len for _key, _name, t in self.rows), default=0)
+        table = Table.grid(padding=(0, 1))
+        table.add_column(justify="right", no_wrap=True)
+        if notes == 0 or keys + names + notes + 2 <= options.max_width:
+            table.add_column(no_wrap=True)
+            table.add_column()
+            for key, name, note in self.rows:
+                table.add_row(key, name, note)
+        else:
+            table.add_column()
+            for key, name, note in self.rows:
+                table.add_row(key, Text(name).append("\n").append_text(note) if note else name)
+        yield table
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, options.max_width)
+
+
+def seats(view: TableView) -> SeatList:
+    return SeatList(
+        [(Text(row.who.key, style="bold"), row.who.name, player_notes(row)) for row in view.players]
+    )
 
 
 def order(rnd: Questioning | None) -> Text:
@@ -200,7 +228,7 @@ def win(box: WinView | None) -> Text | None:
     # The winners are named once, by the end banner above (``end_banner``, in seat order).
     text = Text(tr(box.title) + "\n", style="bold")
     if box.losers:
-        text.append(_("Lose: {names}").format(names=", ".join(s.label for s in box.losers)) + "\n")
+        text.append(_("Lose: {names}").format(names=listing(s.label for s in box.losers)) + "\n")
     if box.needs_identify:
         text.append(
             _("Press u to enter who was the Undercover, so every player's side is recorded."),

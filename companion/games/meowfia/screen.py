@@ -49,8 +49,14 @@ from companion.games.meowfia.rules import (
     Vote,
 )
 from companion.games.meowfia.rules.actions import Building, InspectionResult
-from companion.games.meowfia.view import HostView, banner, host_view, seats, timer_view
-from companion.games.meowfia.vote_grid import VoteGrid
+from companion.games.meowfia.view import (
+    HostView,
+    banner,
+    host_view,
+    seats,
+    timer_view,
+)
+from companion.games.meowfia.vote_grid import VoteGrid, name_seat_keys
 from companion.i18n import N_, _
 from companion.rules.base import Action, RuleError
 from companion.session.live import Change
@@ -65,7 +71,7 @@ class MeowfiaScreen(GameScreen):
     CSS_PATH = "screen.tcss"
     AUTO_FOCUS = None  # the vote grid takes focus only while a ballot is shown
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "seat('1')", N_("Sheriff: seat 1–9, 0"), key_display="1–0"),
+        Binding("1", "seat('1')", N_("Sheriff: seat number"), key_display="1–0"),
         *[Binding(k, f"seat('{k}')", "", show=False) for k in "234567890"],
         Binding("space", "next_prompt", N_("Next prompt")),
         Binding("d", "smuggling_done", N_("Placement done")),
@@ -94,6 +100,9 @@ class MeowfiaScreen(GameScreen):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # The footer names as many seat keys as there are seats ("1–7" at seven; "1–0"
+        # showed ten whatever the table, issue 22).
+        name_seat_keys(self, "seat('1')", len(self.session.players))
         self.prompt_step = 0
         self._seen: tuple[int, str] | None = None
         self._timer_status: str | None = None
@@ -112,7 +121,7 @@ class MeowfiaScreen(GameScreen):
         with Vertical(id="mf-narration"):
             yield Static("", id="mf-prompt")
             yield Static("", id="mf-steps")
-        yield VoteGrid(id="mf-grid")
+        yield VoteGrid(len(self.session.players), id="mf-grid")
         yield Static("", id="mf-win", classes="hidden")
 
     @property
@@ -267,7 +276,14 @@ class MeowfiaScreen(GameScreen):
 
     @work(group="dialog")
     async def action_open_building(self) -> None:
-        building = await ask_building(self, _("Which building does the Sheriff open?"))
+        # Before the questioning is done the dialog first asks whether to open now
+        # (GUIDE.confirm); choosing a building is the yes, escape the no. A separate
+        # yes/no dialog would turn the host's habitual "o n c" into "no" and a claim.
+        guide = self.guide
+        early = guide.confirm(self.mf, "inspect") if guide is not None else None
+        which = _("Which building does the Sheriff open?")
+        question = which if early is None else early.render(_) + "\n" + which
+        building = await ask_building(self, question)
         if building is None:
             return
         found = await self.ask(

@@ -31,7 +31,8 @@ from companion.games.meowfia.rules import (
     format_weight,
 )
 from companion.rules.base import N_, PlayerId
-from companion.rules.guide import Say, say
+from companion.rules.guide import Say, listing, say
+from companion.rules.names import fit_name
 
 PHASE_NAMES = {
     "setup": N_("Setup"),
@@ -75,7 +76,10 @@ class Seat:
 
 
 def seats(state: MeowfiaState) -> dict[PlayerId, Seat]:
-    return {p.id: Seat(p.id, seat_key(i), p.name) for i, p in enumerate(state.players, start=1)}
+    return {
+        p.id: Seat(p.id, seat_key(i), fit_name(p.name))
+        for i, p in enumerate(state.players, start=1)
+    }
 
 
 def seat_of(state: MeowfiaState, pid: PlayerId | None) -> Seat | None:
@@ -185,8 +189,8 @@ class Tally:
         return say(N_("Reckoning {k}, ballot {b}"), k=self.reckoning, b=self.number)
 
     @property
-    def tied_names(self) -> str:
-        return ", ".join(s.name for s in self.tied)
+    def tied_names(self) -> Say:
+        return listing([s.name for s in self.tied])
 
 
 @dataclass(frozen=True)
@@ -333,7 +337,7 @@ def _questioning(state: MeowfiaState) -> Questioning | None:
         OrderItem(
             who=by_seat[pid],
             status="now" if pid == nxt else ("done" if pid in claims else "waiting"),
-            last=pid == current.last_questioned,
+            last=pid == current.ring_goes_to(state.ring_to_questioned),
             claimed=claims.get(pid),
         )
         for pid in current.order

@@ -20,17 +20,19 @@ Design decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from companion.games.meowfia.view import Tally, Total, VoterRow
-from companion.i18n import N_, _
+from companion.games.meowfia.view import Tally, Total, VoterRow, seat_key
+from companion.i18n import N_, _, listing
 from companion.widgets.translate import translate_bindings
 
 BAR_WIDTH = 10
@@ -51,7 +53,7 @@ def grid_title(tally: Tally) -> str:
     if tally.earlier_tie is not None:
         total, tied = tally.earlier_tie
         title += "  ·  " + _("ballot {b}: tie at {total} between {names}").format(
-            b=tally.number - 1, total=total, names=", ".join(s.label for s in tied)
+            b=tally.number - 1, total=total, names=listing(s.label for s in tied)
         )
     return title
 
@@ -59,7 +61,7 @@ def grid_title(tally: Tally) -> str:
 def grid_status(tally: Tally) -> str:
     if tally.result == "tie":
         return _("Tie at {total} between {names}: no one is accused. Press r for a revote.").format(
-            total=tally.best, names=", ".join(s.label for s in tally.tied)
+            total=tally.best, names=listing(s.label for s in tally.tied)
         )
     if tally.result == "accused" and tally.accused is not None:
         return _("{name} is accused with {total}. Press v to turn their tile.").format(
@@ -85,11 +87,21 @@ def received(total: Total | None) -> Text:
     return text
 
 
+def name_seat_keys(node: DOMNode, action: str, seats: int) -> None:
+    """Show ``node``'s number key for ``action`` as the keys this table has: ``1–7`` at
+    seven seats, ``1–0`` at ten (the footer said ``1–0`` whatever the table, issue 22)."""
+    table = node._bindings.key_to_bindings
+    table["1"] = [
+        replace(b, key_display=f"1–{seat_key(seats)}") if b.action == action else b
+        for b in table.get("1", [])
+    ]
+
+
 class VoteGrid(Vertical):
     """A ballot on screen. Focus the table; number keys vote, ``a`` abstains."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "pick('1')", N_("Vote: seat 1–9, 0"), key_display="1–0"),
+        Binding("1", "pick('1')", N_("Vote: seat number"), key_display="1–0"),
         *[Binding(k, f"pick('{k}')", "", show=False) for k in "234567890"],
         Binding("a", "abstain", N_("Abstain")),
         Binding("backspace", "withdraw", N_("Clear vote")),
@@ -117,8 +129,9 @@ class VoteGrid(Vertical):
             super().__init__()
             self.key = key
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, seats: int = 10, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        name_seat_keys(self, "pick('1')", seats)
         self.tally: Tally | None = None
         self.rows: tuple[VoterRow, ...] = ()
         self.seats: Mapping[str, str] = {}

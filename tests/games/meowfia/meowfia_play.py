@@ -52,8 +52,16 @@ def empty_round(state: MeowfiaState, building: str = "N") -> MeowfiaState:
     return play(state, SmugglingDone(), Inspect(building, "empty"))  # type: ignore[arg-type]
 
 
+def question_everyone(state: MeowfiaState) -> MeowfiaState:
+    """The Sheriff questions every player in the order (完成盘问), as the rules ask."""
+    while state.current_round is not None and state.current_round.next_to_question is not None:
+        state = play(state, Question(state.current_round.next_to_question))
+    return state
+
+
 def intercept(state: MeowfiaState) -> MeowfiaState:
-    return play(state, SmugglingDone(), Inspect("E", "contraband"))
+    """Smuggling, the whole questioning, then the real contraband: a reckoning."""
+    return play(question_everyone(play(state, SmugglingDone())), Inspect("E", "contraband"))
 
 
 def ballot(state: MeowfiaState, votes: dict[str, str | None]) -> MeowfiaState:

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 import companion
 
-PO = Path(companion.__file__).parent / "locale" / "zh_CN" / "LC_MESSAGES" / "meowfia.po"
+PO = Path(companion.__file__).parent / "games/meowfia/locale/zh_CN/LC_MESSAGES/meowfia.po"
 
 
 def translations() -> list[tuple[str, str]]:

@@ -100,7 +100,7 @@ def test_questioning_order_is_clockwise_skipping_the_sheriff() -> None:
     state = started(sheriff="p3", first="p5")
     assert state.current_round is not None
     assert state.current_round.order == ("p5", "p6", "p1", "p2", "p4")
-    assert state.current_round.last_questioned == "p4"
+    assert state.current_round.last_in_order == "p4"
     state = empty_round(state)
     # The next round starts one seat further clockwise, still skipping the Sheriff.
     assert state.current_round is not None
@@ -519,7 +519,7 @@ def test_manual_actions_need_a_reason() -> None:
     state = started()
     with pytest.raises(BadActionError, match="needs a short reason"):
         GAME.apply(state, MoveMarker("ring", "p2", "   "))
-    with pytest.raises(BadActionError, match="under 200"):
+    with pytest.raises(BadActionError, match="at most 200"):
         GAME.apply(state, SetCounter("smuggles", 1, "x" * 201))
 
 
@@ -567,7 +567,7 @@ def test_role_names() -> None:
     state = everyone_votes(state, "p2", fallback="p3")
     with pytest.raises(BadActionError, match="no role name"):
         GAME.apply(state, Reveal("p2", "undercover", "Boss"))
-    with pytest.raises(BadActionError, match="under 40"):
+    with pytest.raises(BadActionError, match="at most 40"):
         GAME.apply(state, Reveal("p2", "meowfia", "x" * 41))
     state = GAME.apply(state, Reveal("p2", "meowfia", "  "))
     assert state.revealed[0].role is None

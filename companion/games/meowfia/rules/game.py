@@ -9,8 +9,9 @@ Rules enforced: ``docs/rules/meowfia.md`` (the reading of the original
   Sheriff, so the player questioned last changes from round to round.
 * An empty box adds a smuggle (the 3rd ends the game for the Meowfia); contraband
   adds an intercept and always opens a reckoning, even on the 3rd.
-* The ring goes to the last questioned player at the 1st reckoning, then to each
-  accused. A ballot closes by itself when every voter has voted or abstained; a tie
+* The ring goes to the player the Sheriff questioned last at the 1st reckoning
+  (sessions stored before the ``ring_to_questioned`` option: the last in the order),
+  then to each accused. A ballot closes by itself when every voter has voted or abstained; a tie
   needs ``revote``; a single leader needs ``reveal``.
 * Revealing the Undercover wins for the Meowfia and takes priority over the 3rd
   intercept; the Police win when a reckoning with 3 intercepts ends without it.
@@ -71,6 +72,7 @@ from companion.rules.base import (
     Outcome,
     Player,
     PlayerId,
+    RuleError,
     action_types_of,
     check_player_count,
     player_by_id,
@@ -90,7 +92,11 @@ def _reason(text: str) -> str:
     if not cleaned:
         raise BadActionError(N_("A manual action needs a short reason."))
     if len(cleaned) > MAX_REASON:
-        raise BadActionError(N_("Keep the reason under {limit} characters."), limit=MAX_REASON)
+        raise BadActionError(
+            N_("A reason is at most {limit} characters (this one has {n})."),
+            limit=MAX_REASON,
+            n=len(cleaned),
+        )
     return cleaned
 
 
@@ -103,8 +109,31 @@ def _role(text: str | None, tile: Tile) -> str | None:
     if tile == "undercover":
         raise BadActionError(N_("The Undercover tile has no role name."))
     if len(cleaned) > MAX_ROLE:
-        raise BadActionError(N_("Keep the role name under {limit} characters."), limit=MAX_ROLE)
+        raise BadActionError(
+            N_("A role name is at most {limit} characters (this one has {n})."),
+            limit=MAX_ROLE,
+            n=len(cleaned),
+        )
     return cleaned
+
+
+def reason_refusal(text: str) -> RuleError | None:
+    """Why the rules would refuse ``text`` as a manual action's reason (None: fine), so
+    a dialog can say it next to the field and keep the text."""
+    try:
+        _reason(text)
+    except RuleError as error:
+        return error
+    return None
+
+
+def role_refusal(text: str) -> RuleError | None:
+    """Why the rules would refuse ``text`` as a Meowfia member's role name (None: fine)."""
+    try:
+        _role(text, "meowfia")
+    except RuleError as error:
+        return error
+    return None
 
 
 class Meowfia(Game[MeowfiaState]):
@@ -135,7 +164,19 @@ class Meowfia(Game[MeowfiaState]):
             minimum=0,
             maximum=MAX_TIMER,
         ),
+        OptionSpec(
+            "ring_to_questioned",
+            N_("The ring goes to the player the Sheriff questioned last"),
+            bool,
+            True,
+            help=N_(
+                "Off: to the last player in the questioning order, questioned or not "
+                "(for tables that do not record the questions)."
+            ),
+        ),
     )
+    legacy_options = MappingProxyType({"ring_to_questioned": False})
+    """Sessions stored before the option existed gave the ring to the last in the order."""
     action_types = action_types_of(*ALL_ACTIONS)
 
     # ------------------------------------------------------------------ setup
@@ -148,6 +189,7 @@ class Meowfia(Game[MeowfiaState]):
             revote_tied_only=bool(opts["revote_tied_only"]),
             smuggling_seconds=int(opts["smuggling_seconds"]),
             discussion_seconds=int(opts["discussion_seconds"]),
+            ring_to_questioned=bool(opts["ring_to_questioned"]),
         )
 
     # ------------------------------------------------------------------ apply
@@ -367,7 +409,11 @@ class Meowfia(Game[MeowfiaState]):
             return self._new_round(state)
         state = replace(state, intercepts=state.intercepts + 1, reckonings=state.reckonings + 1)
         if state.reckonings == 1:
-            state = replace(state, ring=current.last_questioned)
+            # 首次进入清算阶段时，将戒指标记交给本轮最后一名被警长盘问的玩家: the player
+            # questioned last; if nobody was, the ring stays where it is (nobody, or
+            # where a role put it) and the host gives it by hand.
+            ring = current.ring_goes_to(state.ring_to_questioned)
+            state = replace(state, ring=ring if ring is not None else state.ring)
         return self._open_ballot(state, state.hidden, number=1)
 
     # ------------------------------------------------------------------ the ballot

@@ -83,9 +83,25 @@ class RoundRecord:
     """The player revealed by this round's reckoning (None without one)."""
 
     @property
-    def last_questioned(self) -> PlayerId:
-        """The player questioned last in this round (who takes the ring at the 1st reckoning)."""
+    def last_in_order(self) -> PlayerId:
+        """The last player of the questioning order (questioned or not)."""
         return self.order[-1]
+
+    @property
+    def last_questioned(self) -> PlayerId | None:
+        """The player the Sheriff actually questioned last in this round (None: nobody yet)."""
+        return self.questioned[-1].player if self.questioned else None
+
+    def ring_goes_to(self, to_questioned: bool = True) -> PlayerId | None:
+        """Who takes the ring if this round's building opens a reckoning now: the player
+        questioned last (``to_questioned``, the rule), else the last in the order (the
+        behaviour of sessions stored before the option)."""
+        return self.last_questioned if to_questioned else self.last_in_order
+
+    @property
+    def questioning_done(self) -> bool:
+        """Everyone but the Sheriff has been questioned (完成盘问)."""
+        return len(self.questioned) >= len(self.order)
 
     @property
     def next_to_question(self) -> PlayerId | None:
@@ -238,6 +254,9 @@ class MeowfiaState:
     """The smuggling timer's length (session option; 0: no timer)."""
     discussion_seconds: int = 0
     """The discussion timer's length in a reckoning (session option; 0: no timer)."""
+    ring_to_questioned: bool = True
+    """At the 1st reckoning the ring goes to the player questioned last (session option;
+    False for sessions stored before it: the last in the order, questioned or not)."""
     sheriff: PlayerId | None = None
     first: PlayerId | None = None
     """The first questioned player of round 1 (drawn at random by the caller)."""
