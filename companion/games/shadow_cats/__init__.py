@@ -9,6 +9,7 @@ The record below is what the registry (``companion/games/__init__.py``) lists.
 
 from __future__ import annotations
 
+from companion.rules.base import N_
 from companion.rules.plugin import GameInfo, Part
 
 PLUGIN = GameInfo(
@@ -18,8 +19,11 @@ PLUGIN = GameInfo(
     rules_part=Part("companion.games.shadow_cats.rules", "GAME"),
     screen=Part("companion.games.shadow_cats.screen", "SCREEN"),
     board=Part("companion.games.shadow_cats.board", "VIEW"),
+    testing_part=Part("companion.games.shadow_cats.testing", "TESTING"),
     prepare=Part("companion.games.shadow_cats.prepare"),
     guide_part=Part("companion.games.shadow_cats.guide", "GUIDE"),
     termination_part=Part("companion.games.shadow_cats.rules.termination", "Termination"),
     aliases=("shadow", "cats"),
+    # The two teams and the neutrals.
+    side_labels={"red": N_("red"), "blue": N_("blue"), "neutral": N_("neutral")},
 )

@@ -26,7 +26,7 @@ from companion.games.shadow_cats.rules.board import LOCATIONS
 from companion.games.shadow_cats.rules.state import ShadowState
 from companion.games.shadow_cats.rules.words import KIND_WORDS, NATION_WORDS
 from companion.games.shadow_cats.widgets import CountsDialog, parse_counts
-from companion.i18n import _
+from companion.i18n import _, labelled, listing
 from companion.rules.base import RuleError
 from companion.session.live import Change
 
@@ -69,7 +69,7 @@ class DraftKeys(ShadowKeys):
         out.append(_("First player: {player}").format(player=self._pname(draft.first_player)))
         names = {c.id: c.display_name(self.companion.lang) for c in draft.roster.characters}
         dealt = "  ".join(
-            f"{p.name}: " + " / ".join(names.get(c, c) for c in pair)
+            labelled(p.name, listing(names.get(c, c) for c in pair))
             for p, pair in zip(state.players, draft.pairs, strict=False)
         )
         out.append("\n" + _("Dealt: {pairs}").format(pairs=dealt), style="dim")
@@ -87,8 +87,9 @@ class DraftKeys(ShadowKeys):
                 if (item := state.item(iid)) is not None and item.kind == kind
             ]
             if names:
-                out.append(_(KIND_WORDS[kind]) + f" ({len(names)}): ", style="bold")
-                out.append(("、" if lang.startswith("zh") else ", ").join(names) + "\n")
+                heading = _("{kind} ({count}): ").format(kind=_(KIND_WORDS[kind]), count=len(names))
+                out.append(heading, style="bold")
+                out.append(listing(names) + "\n")
         return out
 
     # ------------------------------------------------------------------ the draft

@@ -6,7 +6,7 @@ Design decisions:
   ``Say`` values whose templates are marked with ``N_``; the screen, the log panel,
   history and the board translate them where they are shown.
 * ``allowed`` mirrors the checks in ``rules/game.py`` phase by phase; the property in
-  ``tests/shadow_cats/test_guide.py`` holds it to them (``apply`` accepts a type only
+  ``tests/games/shadow_cats/test_guide.py`` holds it to them (``apply`` accepts a type only
   if it is allowed and refuses every other type).
 * Characters and items are named in both languages at once (``小布 (Xiaobu)``, the
   Simplified form first): a sentence has no language until it is shown.
@@ -14,10 +14,12 @@ Design decisions:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.games.shadow_cats.rules import GAME
 from companion.games.shadow_cats.rules.actions import (
+    IDENTITIES,
     Attack,
     Begin,
     ChangeHp,
@@ -41,12 +43,12 @@ from companion.games.shadow_cats.rules.actions import (
     Setup,
     TakeItem,
 )
-from companion.games.shadow_cats.rules.board import FREE_CHOICE
+from companion.games.shadow_cats.rules.board import FREE_CHOICE, LOCATIONS
 from companion.games.shadow_cats.rules.state import ShadowState
 from companion.games.shadow_cats.rules.words import IDENTITY_WORDS, LOCATION_WORDS
 from companion.games.shadow_cats.summary import SUMMARY
 from companion.rules.base import N_, Action, PlayerId, RuleError, player_by_id
-from companion.rules.guide import Guide, Say, say
+from companion.rules.guide import Guide, Say, accepted, listing, say
 
 SETUP_TYPES = frozenset({"setup", "deal"})
 DRAFT_TYPES = frozenset({"pick-character", "identity-counts", "layout", "first-player"})
@@ -58,8 +60,13 @@ STEP_TYPES = {
 }
 
 
-def join(parts: Sequence[Any], sep: str = ", ") -> Say:
-    """Several values (``Say`` or text) as one sentence part; each is translated."""
+def join(parts: Sequence[Any], sep: str | None = None) -> Say:
+    """Several values (``Say`` or text) as one sentence part; each is translated.
+
+    Without ``sep`` the list separator is the shown language's (``Ann, Bo`` in English,
+    ``大伟、小明`` in Chinese: ``companion.rules.guide.listing``)."""
+    if sep is None:
+        return listing(parts)
     keys = [f"p{i}" for i in range(len(parts))]
     return Say(sep.join("{" + k + "}" for k in keys), dict(zip(keys, parts, strict=True)))
 
@@ -72,18 +79,23 @@ def identity(value: str | None) -> Say | str:
     return Say(IDENTITY_WORDS[value]) if value in IDENTITY_WORDS else "?"
 
 
-def rolls(values: Sequence[int]) -> str:
-    return ", ".join(str(v) for v in values)
+def rolls(values: Sequence[int]) -> Say:
+    """The dice of one move as a list in the shown language (``8, 7`` / ``8、7``)."""
+    return listing([str(v) for v in values])
 
 
 def reason_of(text: str) -> Say | str:
     return say(N_(" ({reason})"), reason=text.strip()) if text.strip() else ""
 
 
-def card_name(chinese: str, english: str) -> str:
-    """A card's name in both languages (``小布 (Xiaobu)``): a sentence has no language
-    until it is shown, and the card's own name is a proper name."""
-    return f"{chinese} ({english})" if english and english != chinese else chinese
+def card_name(chinese: str, english: str) -> Say | str:
+    """A card's name as the shown language reads it: ``小布 (Xiaobu)`` in English (the
+    card's own name is a proper name, its romanization helps), ``小布`` alone in Chinese
+    (the zh catalog renders the template as ``{chinese}``; the romanization in a
+    Chinese sentence was a language leak: ``蜜茶的专属防具 (Micha's armour)``)."""
+    if not english or english == chinese:
+        return chinese
+    return Say(N_("{chinese} ({english})"), {"chinese": chinese, "english": english})
 
 
 class ShadowCatsGuide(Guide[ShadowState]):
@@ -138,6 +150,8 @@ class ShadowCatsGuide(Guide[ShadowState]):
         if state.pending_reveal is not None:
             return frozenset(out)
         out |= STEP_TYPES[state.step]
+        if state.step == "attack" and state.turn is not None and not state.in_range(state.turn):
+            out.discard("attack")  # nobody within range: the key says so instead
         out |= {"change-hp", "relocate"}
         if any(state.holder_of(i) is None for i in state.equipment_deck):
             out.add("give-item")
@@ -146,6 +160,47 @@ class ShadowCatsGuide(Guide[ShadowState]):
         if any(s.alive and state.character(s.player).copies for s in state.seats):
             out.add("copy")
         return frozenset(out)
+
+    def choices(self, state: ShadowState, action_type: str) -> tuple[Mapping[str, Any], ...]:
+        """The items of the manual dialogs, only those the rules accept now: who can be
+        declared a Neutral winner (not one declared already, not once the Neutral cards
+        are used up), who copies whom (丑时 only, living, never itself), which item to give
+        or take, where to move someone, whose HP to change."""
+        if action_type not in self.allowed(state):
+            return ()
+        living = [s.player for s in state.living()]
+        out: list[tuple[Mapping[str, Any], Action]] = []
+        if action_type == "declare-neutral-win":
+            out = [
+                ({"players": (s.player,)}, DeclareNeutralWin((s.player,), "-")) for s in state.seats
+            ]
+        elif action_type == CopyCharacter.type and state.roster is not None:
+            for pid in living:
+                for c in state.roster.characters:
+                    out.append(({"player": pid, "character": c.id}, CopyCharacter(pid, c.id, "-")))
+        elif action_type == "give-item":
+            for pid in living:
+                for iid in state.equipment_deck:
+                    out.append(({"player": pid, "item": iid}, GiveItem(pid, iid, "-")))
+        elif action_type == "take-item":
+            for seat in state.seats:
+                for held in (seat.weapon, seat.armour):
+                    if held is not None:
+                        fields = {"player": seat.player, "item": held}
+                        out.append((fields, TakeItem(seat.player, held, "-")))
+        elif action_type == "relocate":
+            for pid in living:
+                for loc in LOCATIONS:
+                    out.append(({"player": pid, "location": loc}, Relocate(pid, loc, "-")))
+        elif action_type == "reveal":
+            for seat in state.seats:
+                if seat.identity is None:
+                    for identity in IDENTITIES:
+                        action = Reveal(seat.player, identity, "-")
+                        out.append(({"player": seat.player, "identity": identity}, action))
+        elif action_type == "change-hp":
+            out = [({"player": pid}, ChangeHp(pid, -1, "-")) for pid in living]
+        return accepted(GAME.apply, state, out)
 
     def why_not(self, state: ShadowState, action_type: str) -> Say:
         if state.phase == "over":
@@ -169,6 +224,11 @@ class ShadowCatsGuide(Guide[ShadowState]):
             )
         if action_type in {t for types in STEP_TYPES.values() for t in types}:
             player = self._name(state, state.turn)
+            if action_type == "attack" and state.step == "attack":
+                return say(
+                    N_("No living character is within {player}'s range: end the turn."),
+                    player=player,
+                )
             return {
                 "move": say(N_("{player} moves first: roll 2d6."), player=player),
                 "choose": say(
@@ -228,7 +288,7 @@ class ShadowCatsGuide(Guide[ShadowState]):
                 ),
                 characters=join(
                     [
-                        f"{p.name} {self._card(after, cid)}"
+                        Say("{name} {card}", {"name": p.name, "card": self._card(after, cid)})
                         for p, cid in zip(after.players, action.characters, strict=False)
                     ]
                 ),
@@ -243,7 +303,13 @@ class ShadowCatsGuide(Guide[ShadowState]):
                 file=action.roster_file,
                 pairs=join(
                     [
-                        f"{p.name} " + " / ".join(self._card(after, c) for c in pair)
+                        Say(
+                            "{name} {cards}",
+                            {
+                                "name": p.name,
+                                "cards": join([self._card(after, c) for c in pair], " / "),
+                            },
+                        )
                         for p, pair in zip(after.players, action.pairs, strict=False)
                     ]
                 ),
@@ -294,7 +360,7 @@ class ShadowCatsGuide(Guide[ShadowState]):
             )
         if isinstance(action, MoveDice):
             return say(
-                N_("{player} rolls {rolls}: a 7, any other location."),
+                N_("{player} rolls {rolls}: free choice of another location."),
                 player=name(after, action.player),
                 rolls=rolls(action.rolls),
             )
@@ -414,13 +480,13 @@ class ShadowCatsGuide(Guide[ShadowState]):
             return pid
 
     @staticmethod
-    def _card(state: ShadowState, cid: str) -> str:
+    def _card(state: ShadowState, cid: str) -> Say | str:
         roster = state.roster or (state.draft.roster if state.draft else None)
         found = roster.character(cid) if roster is not None else None
         return card_name(found.name_zh or found.name, found.name_en) if found else cid
 
     @staticmethod
-    def _item(state: ShadowState, iid: str) -> str:
+    def _item(state: ShadowState, iid: str) -> Say | str:
         found = state.item(iid)
         return card_name(found.name_zh or found.name, found.name_en) if found else iid
 

@@ -8,7 +8,8 @@ The keys themselves are grouped by when they are used: ``draft_keys.py`` (the se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from textual.widgets import DataTable
 
@@ -48,6 +49,32 @@ class ShadowKeys(GameScreen):
         table = self.query_one("#sc-players", DataTable)
         players = self.game.players
         return players[table.cursor_row].id if 0 <= table.cursor_row < len(players) else None
+
+    def _target(self, action_type: str) -> tuple[str | None, tuple[Mapping[str, Any], ...]]:
+        """The player a manual key acts on, and the guide's items for ``action_type``
+        (``GUIDE.choices``: only what the rules accept). The selected row if the action
+        can apply to it — the selection follows the turn — else the player whose turn
+        it is, else the only player it can apply to; else the reason, and None."""
+        guide = self.guide
+        items = guide.choices(self.game, action_type) if guide is not None else ()
+        players = list(dict.fromkeys(str(i["player"]) for i in items))
+        if not items:
+            reason = guide.why_not(self.game, action_type).render(_) if guide else ""
+            self.say(reason or _("Nothing to choose from."), error=True)
+            return None, ()
+        for pid in (self._selected(), self.game.turn):
+            if pid in players:
+                return pid, items
+        if len(players) == 1:
+            return players[0], items
+        self.say(
+            _("Not for {player}: select one of {names}.").format(
+                player=self._pname(self._selected()),
+                names=", ".join(self._pname(p) for p in players),
+            ),
+            error=True,
+        )
+        return None, ()
 
     async def _choose(
         self, question: str, choices: Sequence[tuple[str, str]], selected: str | None = None

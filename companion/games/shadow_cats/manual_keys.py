@@ -44,7 +44,7 @@ class ManualKeys(ShadowKeys):
             if chosen in IDENTITIES:
                 self.submit(Reveal(pending, chosen))
             return
-        pid = self._selected()
+        pid, _items = self._target("reveal")
         if pid is None:
             return
         chosen = await self._identity(_("Identity of {player}").format(player=self._pname(pid)))
@@ -59,11 +59,10 @@ class ManualKeys(ShadowKeys):
 
     @work
     async def action_neutral(self) -> None:
-        hidden = [
-            (s.player, self._pname(s.player))
-            for s in self.game.seats
-            if s.identity in (None, "neutral")
-        ]
+        # Only who can still be declared (GUIDE.choices): not a Neutral declared
+        # already, nobody once every Neutral card is recorded.
+        items = self.guide.choices(self.game, "declare-neutral-win") if self.guide else ()
+        hidden = [(i["players"][0], self._pname(i["players"][0])) for i in items]
         pid = await self._choose(_("Which Neutral met their win condition?"), hidden)
         if pid is None:
             return
@@ -89,7 +88,7 @@ class ManualKeys(ShadowKeys):
 
     @work
     async def action_hp(self) -> None:
-        pid = self._selected()
+        pid, _items = self._target("change-hp")
         if pid is None:
             return
 
@@ -112,11 +111,11 @@ class ManualKeys(ShadowKeys):
 
     @work
     async def action_relocate(self) -> None:
-        pid = self._selected()
+        pid, items = self._target("relocate")
         if pid is None:
             return
-        here = self.game.seat(pid).location
-        choices = [(loc, render.location_label(loc)) for loc in LOCATIONS if loc != here]
+        places = {i["location"] for i in items if i["player"] == pid}
+        choices = [(loc, render.location_label(loc)) for loc in LOCATIONS if loc in places]
         question = _("Move {player} to (no location effect)").format(player=self._pname(pid))
         loc = await self._choose(question, choices)
         reason = (
@@ -129,13 +128,15 @@ class ManualKeys(ShadowKeys):
 
     @work
     async def action_give(self) -> None:
-        state, pid = self.game, self._selected()
+        state = self.game
+        pid, items = self._target("give-item")
         if pid is None:
             return
         lang, character, choices = self.companion.lang, state.seat(pid).character, []
+        free = {i["item"] for i in items if i["player"] == pid}
         for iid in state.equipment_deck:
             item = state.item(iid)
-            if item is None or state.holder_of(iid) is not None:
+            if item is None or iid not in free:
                 continue
             bonus = f"{item.bonus_for(character):+d}" + (" ★" if item.owner == character else "")
             choices.append(
@@ -149,12 +150,13 @@ class ManualKeys(ShadowKeys):
 
     @work
     async def action_take(self) -> None:
-        state, pid = self.game, self._selected()
+        state = self.game
+        pid, offered = self._target("take-item")
         if pid is None:
             return
-        seat, lang = state.seat(pid), self.companion.lang
-        items = [state.item(i) for i in (seat.weapon, seat.armour)]
-        choices = [(item.id, item.display_name(lang)) for item in items if item is not None]
+        lang = self.companion.lang
+        held = [state.item(i["item"]) for i in offered if i["player"] == pid]
+        choices = [(item.id, item.display_name(lang)) for item in held if item is not None]
         iid = await self._choose(
             _("Take an item from {player}").format(player=self._pname(pid)), choices
         )
@@ -164,16 +166,18 @@ class ManualKeys(ShadowKeys):
 
     @work
     async def action_copy(self) -> None:
-        state, pid = self.game, self._selected()
+        state = self.game
+        pid, items = self._target(CopyCharacter.type)  # the 丑时 player, never another
         if pid is None or state.roster is None:
             return
-        lang, own = self.companion.lang, state.seat(pid).character
+        lang = self.companion.lang
+        copyable = {i["character"] for i in items if i["player"] == pid}  # never itself
         in_play = {s.character for s in state.seats}
         ordered = sorted(state.roster.characters, key=lambda c: c.id not in in_play)
         choices = [
             (c.id, choice_label([c.display_name(lang), render.element_label(c.element)]))
             for c in ordered
-            if c.id != own
+            if c.id in copyable
         ]
         question = _("Whose attack and element does {player} copy?").format(player=self._pname(pid))
         cid = await self._choose(question, choices)

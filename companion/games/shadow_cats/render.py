@@ -28,6 +28,7 @@ from companion.games.shadow_cats.view import (
 )
 from companion.i18n import N_, _
 from companion.rules.guide import Say
+from companion.rules.names import fit_name
 
 IDENTITY_LABELS = {"red": N_("Red team"), "blue": N_("Blue team"), "neutral": N_("Neutral")}
 ELEMENT_GLYPHS = {
@@ -61,6 +62,8 @@ def element_label(element: str) -> str:
 
 def hp_text(bar: HpBar, width: int = 12) -> Text:
     """``██████░░░░ 60/100`` coloured by how much is left."""
+    if width <= 0:  # numbers alone, in the bar's colour (a narrow table)
+        return Text(bar.numbers, style=f"bold {bar.colour}")
     filled = bar.filled(width)
     out = Text("█" * filled, style=bar.colour)
     out.append("░" * (width - filled), style="grey39")
@@ -76,11 +79,17 @@ def identity_text(identity: str | None) -> Text:
     return Text(_(IDENTITY_LABELS[identity]), style=f"bold {colour}")
 
 
-def name_text(row: SeatRow) -> Text:
+def name_text(row: SeatRow, cells: int | None = None) -> Text:
+    """The player's cell: the turn mark, the name, a skull once dead; within ``cells``
+    cells if given (the name is cut with …, the mark and skull stay)."""
     out = Text("▶ " if row.current else "", style="bold yellow")
-    out.append(row.name, style="bold" if row.alive else "dim strike")
-    if not row.alive:
-        out.append(" 💀")
+    skull = "" if row.alive else " 💀"
+    name = row.name
+    if cells is not None:
+        name = fit_name(name, max(1, cells - out.cell_len - cell_len(skull)))
+    out.append(name, style="bold" if row.alive else "dim strike")
+    if skull:
+        out.append(skull)
     return out
 
 
@@ -90,6 +99,9 @@ def distance_label(row: SeatRow) -> str:
 
 # --------------------------------------------------------------------------- the ring
 
+
+PANEL_FRAME = 4
+"""Cells a slot's panel takes round its text: a border and a space of padding each side."""
 
 TITLE_FRAME = 6
 """Cells a panel's border keeps beside its title: a corner, a rule and a space each side."""
@@ -109,12 +121,17 @@ def cell_panel(cell: Cell, width: int, compact: bool, inside: bool = False) -> P
     if cell.location is None:
         body.append(_("(not dealt yet)"), style="dim")
     else:
+        room = width - PANEL_FRAME
         for piece in cell.pieces:
             if body:
                 body.append(" ")
-            body.append("▶" if piece.current else "", style="bold yellow")
-            body.append(piece.name, style="bold" if piece.alive else "dim strike")
-            body.append(f"♥{piece.hp}" if piece.alive else "💀", style="dim")
+            mark = "▶" if piece.current else ""
+            life = f"♥{piece.hp}" if piece.alive else "💀"
+            # The name gives way, never the HP: a long name had cut "♥100" to "♥10…".
+            name = fit_name(piece.name, max(1, room - cell_len(mark) - cell_len(life)))
+            body.append(mark, style="bold yellow")
+            body.append(name, style="bold" if piece.alive else "dim strike")
+            body.append(life, style="dim")
     name = cell_name(cell, compact)
     title: str | None = name
     if inside:  # the names go inside the panels (a long one was cut by the border)
@@ -132,8 +149,36 @@ def cell_panel(cell: Cell, width: int, compact: bool, inside: bool = False) -> P
     )
 
 
-def ring(view: ShadowView, width: int, compact: bool) -> RenderableType:
-    """The seven slots as three rows round the centre, fitting ``width`` columns."""
+def flat_cell(cell: Cell, width: int) -> Text:
+    """One slot on a line (two for a long name) without a frame: ``▌Location ▶ ♟2``
+    in the slot's colour and how many stand there (a short terminal: the framed ring
+    took 11 of 24 rows and left the players table three of five rows; who stands
+    where is its Location column)."""
+    colour = colour_hex(cell.colour)
+    out = Text("▌", style=colour)
+    name = location_label(cell.location) if cell.location else text(cell.where)
+    alive = [p for p in cell.pieces if p.alive]
+    count = f" ♟{len(alive)}" if alive else ""
+    mark = " ▶" if any(p.current for p in cell.pieces) else ""
+    out.append(name, style=f"bold {colour}")  # whole: a long one wraps to a second line
+    out.append(mark, style="bold yellow")
+    out.append(count, style="bold")
+    return out
+
+
+def ring(view: ShadowView, width: int, compact: bool, flat: bool = False) -> RenderableType:
+    """The seven slots as three rows round the centre, fitting ``width`` columns
+    (``flat``: two lines a slot, no frames, for a short terminal)."""
+    if flat:
+        cell_width = max(14, min(30, width // 3 - 2))
+        rows = []
+        for slots in RING_ROWS:
+            grid = Table.grid(padding=(0, 2))
+            for _slot in slots:
+                grid.add_column(width=cell_width)
+            grid.add_row(*(flat_cell(view.cell(slot), cell_width) for slot in slots))
+            rows.append(Align.center(grid))
+        return Group(*rows)
     cell_width = max(14, min(30, width // 3 - 1))
     # A name longer than a border's room was cut there ("Kumamoto S"): then every slot
     # names its location inside the panel, so the ring reads the same way all round.

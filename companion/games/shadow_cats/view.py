@@ -25,6 +25,7 @@ from companion.games.shadow_cats.rules.state import ShadowState
 from companion.games.shadow_cats.rules.words import word
 from companion.rules.base import N_, PlayerId
 from companion.rules.guide import Say, say
+from companion.rules.names import fit_name
 
 COLOURS = {
     # Roster colour names → the shade both renderers draw (unknown names: grey).
@@ -197,7 +198,7 @@ class ShadowView:
 
 def build(state: ShadowState, lang: str) -> ShadowView:
     """The view of ``state`` with card names in ``lang`` (``"zh"`` or ``"en"``)."""
-    names = {p.id: p.name for p in state.players}
+    names = {p.id: fit_name(p.name) for p in state.players}
     roster = state.roster or (state.draft.roster if state.draft else None)
     return ShadowView(
         phase=state.phase,
@@ -266,7 +267,7 @@ def _rows(
             rows.append(
                 SeatRow(
                     player=player.id,
-                    name=player.name,
+                    name=fit_name(player.name),
                     character=character.display_name(lang) if character else "—",
                     element=character.element if character else "none",
                     copied=None,

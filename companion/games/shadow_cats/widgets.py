@@ -75,6 +75,10 @@ class DiceDialog(ModalScreen[Dice | None]):
             yield Label(hint, classes="hint")
 
     def on_mount(self) -> None:
+        # At the foot of the screen: the ring (where everyone stands) stays in sight
+        # above it while the host types the roll (it sat behind the dialog at 80x24,
+        # issue 22). Set here: the app's ``ModalScreen`` rule centres every dialog.
+        self.styles.align = ("center", "bottom")
         self.query_one("#dice-input", Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -107,13 +111,13 @@ class DiceDialog(ModalScreen[Dice | None]):
             lines.append(f"{total}", style="bold")
             if outcome == AGAIN:
                 why = (
-                    _("a 7: roll again")
+                    _("roll again (a 7)")
                     if total == 7
                     else _("that is where the player is: roll again")
                 )
                 lines.append(" → " + why, style="yellow")
             elif outcome == CHOOSE:
-                lines.append(" → " + _("7: choose any other location"), style="cyan")
+                lines.append(" → " + _("choose any other location"), style="cyan")
             else:
                 lines.append(" → " + location_label(outcome), style="green")
             if i < len(self.rolls) - 1:

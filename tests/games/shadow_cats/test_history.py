@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 
 from shadow_helpers import players
-from shadow_play import Table
 
 from companion.games.shadow_cats import PLUGIN, prepare
 from companion.games.shadow_cats.rules.actions import SetFirstPlayer
 from companion.games.shadow_cats.rules.termination import Termination
+from companion.games.shadow_cats.testing import Table
 from companion.session.clock import ManualClock
 from companion.session.export import bgstats_play, csv_text, replay_session
 from companion.session.live import LiveSession

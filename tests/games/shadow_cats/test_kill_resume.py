@@ -34,9 +34,11 @@ KEYS = [
     *("m", "r", "enter"),
     *("down", "enter"),
     *("a", "enter", "r", "enter"),
-    # Cy: typed dice, end of turn; then Bo loses 20 HP to an event card
+    # Cy: typed dice, end of turn; then Bo loses 20 HP to an event card (the selection
+    # follows the turn, so the host goes up to the first row and down to Bo's)
     *("m", "4", "enter", "e"),
-    *("down", "h", "minus", "2", "0", "space", "e", "v", "enter"),
+    *(["up"] * 6 + ["down"]),
+    *("h", "minus", "2", "0", "space", "e", "v", "enter"),
 ]
 
 

@@ -7,7 +7,6 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shadow_helpers import players
-from shadow_play import Table, junk_action
 
 from companion.games.shadow_cats.rules import GAME
 from companion.games.shadow_cats.rules.actions import (
@@ -20,6 +19,7 @@ from companion.games.shadow_cats.rules.actions import (
     Move,
     Relocate,
 )
+from companion.games.shadow_cats.testing import Table, junk_action
 from companion.rules.base import RuleError, action_to_json
 from companion.session.log import replay
 from companion.session.store import Entry

@@ -8,11 +8,11 @@ from collections import Counter
 
 import pytest
 from shadow_helpers import players, roster_text
-from shadow_play import Table
 
 from companion.games.shadow_cats import prepare as sc
 from companion.games.shadow_cats.rules import GAME
 from companion.games.shadow_cats.rules.board import SUMS
+from companion.games.shadow_cats.testing import Table
 from companion.rules.base import DataFileError, RuleError
 from companion.session.clock import ManualClock
 from companion.session.export import (

@@ -152,6 +152,7 @@ class ShadowCats(Game[ShadowState]):
         if state.phase != "over" or state.victory is None:
             return None
         sides = {s.player: s.identity or "" for s in state.seats}
+        characters = _characters(state)
         victory = state.victory
         if victory.kind == "neutral":
             winners = tuple(s.player for s in state.seats if s.player in victory.neutrals)
@@ -162,6 +163,7 @@ class ShadowCats(Game[ShadowState]):
                 sides=sides,
                 summary=N_("Neutral win: {names}."),
                 params={"names": names},
+                characters=characters,
             )
         winners = tuple(s.player for s in state.seats if s.identity == victory.team)
         summary = (
@@ -175,6 +177,7 @@ class ShadowCats(Game[ShadowState]):
             sides=sides,
             summary=summary,
             params={"team": victory.team},
+            characters=characters,
         )
 
     def progress_label(self, state: ShadowState) -> str:
@@ -184,6 +187,22 @@ class ShadowCats(Game[ShadowState]):
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _characters(state: ShadowState) -> dict[PlayerId, dict[str, str]]:
+    """Each player's character card, named in both languages (the history shows it)."""
+    out: dict[PlayerId, dict[str, str]] = {}
+    for seat in state.seats:
+        card = state.roster.character(seat.character) if state.roster is not None else None
+        if card is None:
+            out[seat.player] = {"id": seat.character, "en": seat.character, "zh": seat.character}
+        else:
+            out[seat.player] = {
+                "id": card.id,
+                "en": card.display_name("en"),
+                "zh": card.display_name("zh"),
+            }
+    return out
 
 
 def _name(state: ShadowState, pid: PlayerId) -> str:

@@ -21,6 +21,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal, NoReturn
 
 from companion.rules.base import N_, DataFileError
@@ -294,8 +295,15 @@ _ITEM_FIELDS = ("id", "name", "name_en", "name_zh", "kind", "owner", "owner_bonu
 MISS = "miss"
 
 
+@lru_cache(maxsize=8)
 def parse_roster(text: str, file_name: str) -> Roster:
-    """Parse and check a roster TOML text; ``DataFileError`` names file, entry, field."""
+    """Parse and check a roster TOML text; ``DataFileError`` names file, entry, field.
+
+    Kept for the last few texts (a ``Roster`` is immutable): every replay of a log
+    (resume, export, the history's detail, the board's follower) applies its setup
+    again, and parsing the shipped roster takes ~40 ms on a small machine. A refused
+    text is parsed again each time (nothing cached), so its error is raised anew.
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
