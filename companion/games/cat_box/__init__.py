@@ -20,6 +20,7 @@ PLUGIN = GameInfo(
     termination_part=Part("companion.games.cat_box.rules", "Termination"),
     screen=Part("companion.games.cat_box.screen", "SCREEN"),
     board=Part("companion.games.cat_box.board", "VIEW"),
+    testing_part=Part("companion.games.cat_box.testing", "TESTING"),
     prepare=Part("companion.games.cat_box.prepare"),
     aliases=("catbox", "box"),
 )

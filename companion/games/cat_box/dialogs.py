@@ -38,7 +38,7 @@ from textual.widgets import Label, Static
 
 from companion.games.cat_box.render import check_lines, condition_label, dice_text
 from companion.games.cat_box.rules import CatBoxState, Roll, RollCheck
-from companion.i18n import N_, _
+from companion.i18n import N_, _, paren
 from companion.widgets.dialogs import ReasonDialog
 from companion.widgets.translate import translate_bindings
 
@@ -183,8 +183,8 @@ class RollDialog(ModalScreen[RollResult | None]):
             condition = self.state.card(card).slots[slot - 1]
             item = Text(f"[{key}] ", style="bold")
             item.append(
-                f"{self.state.card(card).display_name(self.host.lang)} {slot} "
-                f"({condition_label(condition)})"
+                f"{self.state.card(card).display_name(self.host.lang)} {slot}"
+                + paren(condition_label(condition))
             )
             items.append(item)
         options = (

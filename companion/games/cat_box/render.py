@@ -15,7 +15,8 @@ from companion.games.cat_box.rules import CatBoxState, Notice, RollCheck
 from companion.games.cat_box.rules.conditions import ConditionError, Term, parse
 from companion.games.cat_box.rules.state import Status
 from companion.games.cat_box.view import Banner, CardView, PlayerRow, TokenView, WonCard
-from companion.i18n import N_, _
+from companion.i18n import N_, _, listing, ngettext, paren
+from companion.rules.names import fit_name
 
 STATUS = {
     "active": N_("active"),
@@ -119,8 +120,8 @@ def card_panel(card: CardView, lang: str) -> Text:
         out.append(f"{mark}{slot.number} ", style=style)
         out.append(condition_label(slot.condition), style=style or "")
         if slot.tokens:
-            out.append(" ")
             for view in slot.tokens:
+                out.append(" ")  # apart: "a pair 41" read as seat 41 (issue 22)
                 out.append_text(token(view))
     return out
 
@@ -133,14 +134,19 @@ def status_text(status: Status) -> Text:
     return Text(_(STATUS[status]), style=STATUS_STYLE[status])
 
 
-def won_text(won: Sequence[WonCard], lang: str) -> str:
-    return ", ".join(f"{c.name.text(lang)}({c.score})" for c in won) or "–"
+def won_text(won: Sequence[WonCard], lang: str, cells: int | None = None) -> str:
+    """``Orange cat(3), Popo cat(4)``, cut with ``…`` to ``cells`` when given."""
+    text = ", ".join(f"{c.name.text(lang)}({c.score})" for c in won) or "–"
+    return text if cells is None else fit_name(text, cells)
 
 
 def banner_parts(banner: Banner, *, turn: bool = True) -> list[str]:
     """Round, whose turn, deck count, last round: the phase banner of screen and board
     (the board shows the turn in its own panel: ``turn=False``)."""
-    parts = [_("Round {n}").format(n=banner.round), _("Deck: {n} cards").format(n=banner.deck)]
+    parts = [
+        _("Round {n}").format(n=banner.round),
+        ngettext("Deck: {n} card", "Deck: {n} cards", banner.deck).format(n=banner.deck),
+    ]
     if turn and banner.turn is not None:
         parts.insert(1, _("{name}'s turn").format(name=banner.turn))
     if banner.last_round:
@@ -173,8 +179,8 @@ def check_lines(
         out.append("  " + _("(held {held})").format(held=dice_text(held)), style="dim")
     out.append("\n")
     if check.bust:
-        cards = ", ".join(
-            f"{state.card(c).display_name(lang)} ({state.card(c).hiss})" for c in check.bust_cards
+        cards = listing(
+            state.card(c).display_name(lang) + paren(state.card(c).hiss) for c in check.bust_cards
         )
         retired = [s.player for s in state.seats if s.status == "retired"]
         out.append(
@@ -253,7 +259,7 @@ def notice_text(state: CatBoxState, notice: Notice, lang: str) -> Text | None:
             style="bold cyan",
         )
     if kind == "bust":
-        line = _("{name} hissed at {total} on {cards}: those tokens go back.").format(
+        line = _("{name}'s {total} makes {cards} hiss: those tokens go back.").format(
             name=who, total=notice.number, cards=cards
         )
         if others:

@@ -61,14 +61,16 @@ from companion.games.cat_box.rules import (
     UseEnvy,
 )
 from companion.games.cat_box.view import TableView, table_view
-from companion.i18n import N_, _
-from companion.rules.base import RuleError
+from companion.i18n import N_, _, paren
+from companion.rules.base import Action, RuleError
 from companion.session.live import Change
 from companion.widgets.game_screen import GameScreen, store_problem
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
 
 DISPLAY = 4
 COMPACT_ROWS = 34
+CARDS_FROM = 70
+"""Cells of the players table before its Cards column (marker to Score, with padding)."""
 """Below this many rows the key hint folds away (the footer shows the keys) and the open
 roll leaves its envy texts to the roll dialog and to ``v``."""
 
@@ -126,12 +128,16 @@ class CatBoxScreen(GameScreen):
             _("Held dice"),
             _("Sum"),
             _("Tokens"),
-            _("Cards"),
             _("Score"),
+            _("Cards"),
         )
-        # GameScreen.on_mount runs after this one (Textual calls each class's handler).
-        if not self.box.dealt and not self.session.entries:
-            self.action_deal()
+
+    def first_draw(self) -> Callable[[], Action] | None:
+        """A new session's deal (the shared screen commits it, then shows it)."""
+        if self.box.dealt or self.session.entries:
+            return None
+        players, options, rng = self.session.players, self.session.options, self.session.rng
+        return lambda: prepare.deal_for(players, options, rng)
 
     # ------------------------------------------------------------------ rendering
 
@@ -213,8 +219,10 @@ class CatBoxScreen(GameScreen):
                 dice_text(row.held),
                 str(row.held_sum) if row.held_sum is not None else "",
                 pieces_text(row),
-                won_text(row.won, self.lang),
                 Text(str(row.score), style="bold"),
+                # Last and cut to the room left: the won cards pushed Score off screen
+                # at 80 columns with two cards (and at 160 with five), issue 22.
+                won_text(row.won, self.lang, max(12, self.app.size.width - CARDS_FROM)),
                 key=row.player,
             )
 
@@ -279,8 +287,8 @@ class CatBoxScreen(GameScreen):
             KeyChoice(
                 str(i),
                 c,
-                f"{state.card(c).display_name(self.lang)} "
-                f"({_('score {n}').format(n=state.card(c).score)})",
+                state.card(c).display_name(self.lang)
+                + paren(_("score {n}").format(n=state.card(c).score)),
             )
             for i, c in enumerate(state.openable(pid), start=1)
         ]

@@ -21,6 +21,7 @@ from typing import Literal
 from companion.games.cat_box.rules import BIG_TOKEN, CatBoxState, Notice, RollCheck
 from companion.games.cat_box.rules.state import Status
 from companion.rules.base import Player, PlayerId
+from companion.rules.names import fit_name
 
 PALETTE = (
     "#e5484d",
@@ -232,7 +233,7 @@ def player_rows(state: CatBoxState) -> tuple[PlayerRow, ...]:
         rows.append(
             PlayerRow(
                 player.id,
-                player.name,
+                fit_name(player.name),
                 token_view(state.players, player.id),
                 marker,
                 seat.status,

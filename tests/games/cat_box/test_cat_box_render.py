@@ -73,7 +73,7 @@ def test_bust_line_names_the_cards_and_the_retired(zh: None) -> None:
     check = state.pending_check()
     assert check is not None and check.bust
     lines = str(check_lines(state, check, "zh"))
-    assert "哈气！" in lines and "S6 (6)" in lines and "Ann" in lines
+    assert "哈气！" in lines and "S6（6）" in lines and "Ann" in lines
     assert "第 1 轮开始" in str(notices_text(dealt(), "zh"))
 
 

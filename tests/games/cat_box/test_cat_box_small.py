@@ -58,9 +58,11 @@ async def test_each_slot_choice_of_a_roll_is_on_one_line(tmp_path: Path, lang: s
         choices = dialog.choices()
         assert len(choices) >= 4
         shown = visible_text(app)
+        opening, closing = (" (", ")") if lang == "en" else ("（", "）")  # full-width in zh
         for key, card, slot in choices:
             name = dialog.state.card(card).display_name(lang)
-            assert f"[{key}] {name} {slot} (" in shown, (key, shown)
-            line = next(row for row in shown.splitlines() if f"[{key}] {name} {slot} (" in row)
+            start = f"[{key}] {name} {slot}{opening}"
+            assert start in shown, (key, shown)
+            line = next(row for row in shown.splitlines() if start in row)
             after = line.split(f"[{key}] ", 1)[1]
-            assert ")" in after, (key, line)  # its condition closes on the same line
+            assert closing in after, (key, line)  # its condition closes on the same line

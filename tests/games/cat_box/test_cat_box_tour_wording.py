@@ -27,7 +27,7 @@ from companion.ui.app import make_app
 from companion.ui.history_format import progress_label
 from tests.screen_text import visible_text
 
-CATALOG = Path(__file__).parents[2] / "companion/locale/zh_CN/LC_MESSAGES/cat_box.po"
+CATALOG = Path(__file__).parents[3] / "companion/games/cat_box/locale/zh_CN/LC_MESSAGES/cat_box.po"
 CARDS = Path(cat_box_game.__file__).parent / "default_cards.toml"
 
 
