@@ -20,5 +20,7 @@ PLUGIN = GameInfo(
     termination_part=Part("companion.games.scorepad.rules", "Termination"),
     screen=Part("companion.games.scorepad.screen", "SCREEN"),
     board=Part("companion.games.scorepad.board", "VIEW"),
+    testing_part=Part("companion.games.scorepad.testing", "TESTING"),
     aliases=("pad", "score"),
+    catch_all=True,
 )

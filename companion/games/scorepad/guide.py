@@ -19,6 +19,8 @@ class ScorepadGuide(Guide[ScorepadState]):
         "Score pad: a plain score sheet for any game.\n"
         "Write points for a player in the open round (positive or negative), as many "
         "entries as you like; close the round when everyone has played it.\n"
+        "After an entry the highlight moves on to the next player by itself: press "
+        "Enter again for them, or an arrow key to move from there.\n"
         "With a target score the game ends when a round is closed in which some total "
         "reached the target, so everyone has the same number of turns. The host can end "
         "the game at any time. Highest (or lowest) total wins; equal totals share the win."

@@ -195,6 +195,10 @@ class Scorepad(Game[ScorepadState]):
         return state.totals()
 
     def progress_label(self, state: ScorepadState) -> str:
+        # An ended pad has no open round: its last round is the last one played ("round
+        # 6" after five rounds read as a sixth round), unless points were still open.
+        if state.ended is not None and not state.current and state.rounds:
+            return f"round {len(state.rounds)}"
         return f"round {state.round_number}"
 
 

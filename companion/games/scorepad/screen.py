@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from companion.games.scorepad.render import banner, round_cells, round_headers
 from companion.games.scorepad.rules import CloseRound, EndGame, Score, ScorepadState
@@ -19,6 +21,15 @@ from companion.widgets.game_screen import GameScreen
 
 parse_points = parse_whole_number
 """``"+5"``, ``"-3"``, ``"7"`` → int; anything else raises ``ValueError``."""
+
+
+def _cell_width(cell: str | Text) -> int:
+    return cell.cell_len if isinstance(cell, Text) else cell_len(cell)
+
+
+def _cell_key(cell: str | Text) -> object:
+    """What a cell shows (``Text`` equality ignores its style)."""
+    return (cell.plain, str(cell.style), cell.justify) if isinstance(cell, Text) else cell
 
 
 class ScorepadScreen(GameScreen):
@@ -37,6 +48,11 @@ class ScorepadScreen(GameScreen):
         "end_game": (EndGame.type,),
     }
 
+    _pad_shape: tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]] | None = None
+    """(headers, row keys, column widths) of the table as it stands."""
+    _pad_columns: list[ColumnKey] = []  # noqa: RUF012 (replaced, never mutated)
+    _pad_cells: dict[str, tuple[str | Text, ...]] = {}  # noqa: RUF012
+
     def compose_game(self) -> ComposeResult:
         yield Static("", id="pad-banner", classes="phase-banner")
         yield DataTable(id="pad", cursor_type="row", zebra_stripes=True)
@@ -51,21 +67,56 @@ class ScorepadScreen(GameScreen):
         view = pad_view(self.pad, max_rounds=HOST_ROUNDS)
         self.query_one("#pad-banner", Static).update(banner(view))
         table = self.query_one("#pad", DataTable)
-        cursor = table.cursor_row
-        table.clear(columns=True)
-        table.add_columns(_("Player"), *round_headers(view), _("Total"))
+        headers = (_("Player"), *round_headers(view), _("Total"))
+        rows: dict[str, tuple[str | Text, ...]] = {}
         for row in view.rows:
             style = "bold reverse" if row.leading else "bold"
             total = Text(str(row.total), style=style, justify="right")
-            table.add_row(row.name, *round_cells(view, row), total, key=row.player)
-        if 0 <= cursor < len(view.rows):
-            table.move_cursor(row=cursor)
-        self.query_one("#pad-help", Static).update(
-            _(
-                "enter or s: write points for the highlighted player · +/-: one point · "
-                "c: close the round · E: end the game · ctrl+z: undo · ?: help"
-            )
+            rows[row.player] = (row.name, *round_cells(view, row), total)
+        widths = tuple(
+            max(cell_len(header), *(_cell_width(cells[i]) for cells in rows.values()))
+            for i, header in enumerate(headers)
         )
+        shape = (headers, tuple(rows))
+        built = self._pad_shape
+        if (
+            built is not None
+            and (built[0], built[1]) == shape
+            and all(new >= old for new, old in zip(widths, built[2], strict=True))
+        ):
+            # Same columns and rows, no column narrower: a rebuild would draw the same
+            # grid (a column widens to its widest cell either way), so only the cells
+            # that changed are written (issue 26: every key had cleared and refilled
+            # the table). A column that would shrink (an undo) is built again. Widths
+            # settle at the table's idle pass on both paths (add_row defers them too).
+            for key, cells in rows.items():
+                before = self._pad_cells.get(key, ())
+                for column, cell, old in zip(self._pad_columns, cells, before, strict=False):
+                    if _cell_key(cell) != _cell_key(old):
+                        table.update_cell(key, column, cell, update_width=True)
+            self._pad_shape = (*shape, widths)
+        else:
+            cursor = table.cursor_row
+            table.clear(columns=True)
+            self._pad_columns = table.add_columns(*headers)
+            for key, cells in rows.items():
+                table.add_row(*cells, key=key)
+            if 0 <= cursor < len(view.rows):
+                table.move_cursor(row=cursor)
+            self._pad_shape = (*shape, widths)
+        self._pad_cells = rows
+        self._show_help()
+
+    def _show_help(self) -> None:
+        """The hint says that after an entry the highlight moves on to the next seat by
+        itself, and the arrows move on from there (a host who pressed Down after an
+        entry, as in a spreadsheet, wrote to the seat after: issue 22)."""
+        hint = _(
+            "enter or s: write points for the highlighted player (the highlight then moves "
+            "on to the next player; arrows move it from there) · +/-: one point · "
+            "c: close the round · E: end the game · ctrl+z: undo · ?: help"
+        )
+        self.query_one("#pad-help", Static).update(hint)
 
     def _current_player(self) -> str | None:
         table = self.query_one("#pad", DataTable)

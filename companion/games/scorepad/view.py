@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from companion.games.scorepad.rules import ScorepadState
 from companion.rules.base import PlayerId, competition_ranks
+from companion.rules.names import fit_name
 
 HOST_ROUNDS = 12
 """Closed rounds the host's table shows (the newest); totals always count every round."""
@@ -72,7 +73,7 @@ def pad_view(
         rows.append(
             PadRow(
                 player=player.id,
-                name=player.name,
+                name=fit_name(player.name),
                 rounds=tuple(points[player.id] for points in per_round),
                 open_points=tuple(p for pid, p in state.current if pid == player.id)
                 if running

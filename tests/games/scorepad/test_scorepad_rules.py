@@ -25,16 +25,12 @@ def play(state, *actions):
     return state
 
 
-def test_registry_lists_five_games_in_both_languages():
+def test_the_registry_lists_the_score_pad_last_in_both_languages():
     from companion.games import GAMES
 
-    assert [g.id for g in GAMES] == [
-        "meeple-circus",
-        "meowfia",
-        "shadow-cats",
-        "cat-box",
-        "scorepad",
-    ]
+    ids = [g.id for g in GAMES]
+    assert ids[-1] == "scorepad" and len(set(ids)) == len(ids)
+    assert {"meeple-circus", "meowfia", "shadow-cats", "cat-box"} <= set(ids)
     assert find_game("scorepad").name("zh") == "计分板"
     assert find_game("MEOWFIA").name("zh") == "喵喵咪呀"
     assert find_game("scorepad").load() is find_game("pad").rules
@@ -186,3 +182,16 @@ def test_a_named_score_pad_is_called_by_its_name_in_history(tmp_path) -> None:
     assert session_title("scorepad", {"game_name": "  "}) is None
     with pytest.raises(SetupError):
         find_game("pad").rules.setup(players, {"game_name": "x" * 61})
+
+
+def test_an_ended_pad_says_its_last_round_not_the_next_one():
+    """Issue 22: History's final state said "round 6" after five closed rounds."""
+    actions = []
+    for _round in range(5):
+        actions += [Score("p1", 1), CloseRound()]
+    state = play(start(), *actions, EndGame())
+    assert GAME.progress_label(state) == "round 5"
+    running = play(start(), *actions)
+    assert GAME.progress_label(running) == "round 6"  # the open sixth round
+    open_points = play(start(), *actions, Score("p2", 4), EndGame())
+    assert GAME.progress_label(open_points) == "round 6"  # its points count

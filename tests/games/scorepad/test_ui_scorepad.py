@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Label, OptionList
 
+from companion.games import GAMES
 from companion.games.scorepad.screen import ScorepadScreen
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
@@ -26,7 +27,7 @@ async def test_play_undo_quit_restart_resume(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         games = app.screen.query_one("#games", OptionList)
-        assert games.option_count == 5
+        assert games.option_count == len(GAMES)  # the score pad is last: "end" reaches it
         await pilot.press("end", "enter")
         await pilot.pause()
         assert isinstance(app.screen, NewSessionScreen)
@@ -114,14 +115,16 @@ async def test_a_refused_action_shows_the_message_and_changes_nothing(tmp_path):
         assert not app._notifications
 
 
-async def test_home_lists_all_five_games_in_chinese(tmp_path):
+async def test_home_lists_every_game_in_chinese(tmp_path):
     app = make_app(tmp_path / "db.sqlite3", lang="zh")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         games = app.screen.query_one("#games", OptionList)
         labels = [str(games.get_option_at_index(i).prompt) for i in range(games.option_count)]
-        for name in ("米宝马戏团", "喵喵咪呀", "喵窩暗影", "九张牌：喵喵开箱", "计分板"):
-            assert any(name in label for label in labels)
+        assert len(labels) == len(GAMES)
+        for info in GAMES:
+            assert any(info.name_zh in label for label in labels), info.id
+        assert "计分板" in labels[-1]
 
 
 async def test_keys_typed_during_a_slow_commit_wait_and_run_in_order(tmp_path):
