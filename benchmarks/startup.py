@@ -6,7 +6,8 @@ and the home screen's queries. Each run is a new process (headless), started, mo
 until its first screen is up, and exited: "up" is the home screen mounted with its
 games listed and one frame painted after that (the bare app: one frame after its
 mount). The two kinds alternate so that machine load hits both alike. The number to
-read is the ratio of the medians.
+read is the ratio of the medians; beside it the ratio of the median CPU time (user +
+system, from the children's ``rusage``), which scatters much less on a loaded machine.
 
 Both run with Python's bytecode caches, as an installed companion does: the warm-up
 run writes the companion's ``__pycache__`` (Textual's came with its wheel). An
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -65,12 +67,22 @@ app.run(headless=True)
 ENV = dict(os.environ)
 
 
-def one(code: str, *args: str, tree: Path = ROOT) -> float:
+CPU: dict[str, list[float]] = {}
+"""Each kind's CPU seconds per run (the child's user + system time, from ``rusage``):
+under load the wall times scatter, the CPU a process needs much less."""
+
+
+def one(code: str, *args: str, tree: Path = ROOT, kind: str = "") -> float:
     """One new process running ``code`` with the companion of ``tree`` importable."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     env = {**ENV, "PYTHONPATH": str(tree)}
     subprocess.run([sys.executable, "-c", code, *args], check=True, cwd=tree, env=env)
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    CPU.setdefault(kind, []).append(cpu)
+    return wall
 
 
 def main() -> None:
@@ -103,20 +115,28 @@ def main() -> None:
         one(COMPANION, str(Path(tmp) / "warm.sqlite3"), args.lang)
         if args.baseline:
             one(COMPANION, str(Path(tmp) / "warm-b.sqlite3"), args.lang, tree=args.baseline)
+        CPU.clear()
         for i in range(args.runs):
-            bare.append(one(BARE))
-            companion.append(one(COMPANION, str(Path(tmp) / f"s{i}.sqlite3"), args.lang))
+            bare.append(one(BARE, kind="bare"))
+            db = str(Path(tmp) / f"s{i}.sqlite3")
+            companion.append(one(COMPANION, db, args.lang, kind="companion"))
             if args.baseline:
                 db = str(Path(tmp) / f"b{i}.sqlite3")
-                baseline.append(one(COMPANION, db, args.lang, tree=args.baseline))
+                baseline.append(one(COMPANION, db, args.lang, tree=args.baseline, kind="baseline"))
     mb = statistics.median(bare)
-    print(f"bare Textual app (Header, Static, Footer): median {mb * 1e3:.0f} ms, n={len(bare)}")
+    cb = statistics.median(CPU["bare"])
+    print(
+        f"bare Textual app (Header, Static, Footer): median {mb * 1e3:.0f} ms, "
+        f"CPU {cb * 1e3:.0f} ms, n={len(bare)}"
+    )
     for name, times in (("companion", companion), ("baseline", baseline)):
         if times:
             mc = statistics.median(times)
+            cc = statistics.median(CPU[name])
             print(
                 f"{name} to home screen ({args.lang}): median {mc * 1e3:.0f} ms, "
-                f"max {max(times) * 1e3:.0f} ms, ratio of medians {mc / mb:.2f}x"
+                f"max {max(times) * 1e3:.0f} ms, ratio of medians {mc / mb:.2f}x; "
+                f"CPU {cc * 1e3:.0f} ms, {cc / cb:.2f}x"
             )
 
 

@@ -25,12 +25,14 @@ import contextlib
 import gc
 import random
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from textual import _time as textual_time
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -41,11 +43,12 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from companion.games import find_game
-from companion.i18n import N_, _, set_language
+from companion.i18n import N_, _, set_game_domain, set_language
 from companion.session.clock import Clock, SystemClock
 from companion.session.owner import DatabaseInUse
-from companion.session.store import Store, StoreError
+from companion.session.store import DiskFull, Store, StoreError
 from companion.widgets.translate import translate_bindings
+from companion.widgets.wrap import install as install_cjk_wrap
 
 if TYPE_CHECKING:
     from companion.rules.base import Player
@@ -105,10 +108,14 @@ class CompanionApp(App[str | None]):
         rng: random.Random | None,
         audio: Any = None,
         in_use: DatabaseInUse | None = None,
+        disk_full: DiskFull | None = None,
     ) -> None:
+        install_cjk_wrap()  # Chinese prose breaks between characters (widgets/wrap.py)
         super().__init__()
         self.in_use = in_use
         """Set when another window owns the database: this one is read-only."""
+        self.disk_full = disk_full
+        """Set when the disk had no room at start: the history is read-only."""
         self.tadaa_hub: Any = None
         """The Tadaa button hub, once a screen needed it (tests may set their own)."""
         self._own_tadaa_hub = False
@@ -130,6 +137,8 @@ class CompanionApp(App[str | None]):
         self._route: list[DOMNode] = []
         """Where the last key went, up to the app (its marker bubbles along it)."""
         self._gate: asyncio.Task[None] | None = None
+        self._typed_arrival: int | None = None
+        """When the key delivered last arrived (``_arrival_ns``), kept through the hold."""
         translate_bindings(self)
 
     # ------------------------------------------------------------------ services
@@ -279,14 +288,15 @@ class CompanionApp(App[str | None]):
 
         A game screen judges a key (``check_action``) against its current state; typed
         keys reach it only once the commits before them have landed (``on_event``).
+        Any screen with a ``refuse(action) -> bool`` (the game screens, Home) is asked
+        first: a key it leaves out of the footer still says why it does nothing.
         """
-        from companion.widgets.game_screen import GameScreen
-
+        refuse = getattr(default_namespace, "refuse", None)
         if (
             default_namespace is self.screen
-            and isinstance(default_namespace, GameScreen)
             and isinstance(action, str)
-            and default_namespace.refuse(action)
+            and callable(refuse)
+            and refuse(action)
         ):
             return True
         return await super().run_action(action, default_namespace, namespaces)
@@ -311,6 +321,8 @@ class CompanionApp(App[str | None]):
         that has waited ``KEY_LANDING_S`` for a busy screen is delivered anyway.
         """
         if isinstance(event, events.Key) and not event.is_forwarded:
+            if not hasattr(event, "_arrival_ns"):
+                event._arrival_ns = self._arrival_ns(event)  # type: ignore[attr-defined]
             released = event is self._release
             if not released and (self._landing is not None or self._held or self._inflight):
                 self._held.append(event)
@@ -319,6 +331,7 @@ class CompanionApp(App[str | None]):
             self._release = None
             self._serial += 1
             self._landing = self._serial
+            self._typed_arrival = event._arrival_ns  # type: ignore[attr-defined]
             event._typed_at = self.screen  # type: ignore[attr-defined]
             await super().on_event(event)
             # Behind the key, on its route: handlers first, then the bindings at the app.
@@ -329,6 +342,23 @@ class CompanionApp(App[str | None]):
             self._start_gate()
             return
         await super().on_event(event)
+
+    def _arrival_ns(self, event: events.Key) -> int:
+        """When ``event`` arrived, on the session's clock. On the system clock that
+        is the key's own time (the driver's thread stamps it as its bytes are parsed:
+        time.monotonic, the session clock's base); on another clock (a test's), the
+        moment the app first saw it."""
+        now = self.clock.monotonic_ns()
+        if isinstance(self.clock, SystemClock) and textual_time.time is time.monotonic:
+            now -= max(0, round((textual_time.get_time() - event.time) * 1e9))
+        return now
+
+    def typed_key_arrival_ns(self) -> int | None:
+        """When the key being delivered now arrived (session clock), or None when no
+        typed key is on its way. A key held behind a slow one keeps its arrival."""
+        if self._landing is None:
+            return None
+        return self._typed_arrival
 
     def on_typed_key_routed(self, message: TypedKeyRouted) -> None:
         message.stop()
@@ -347,7 +377,9 @@ class CompanionApp(App[str | None]):
         typed_at = getattr(event, "_typed_at", None)
         if isinstance(typed_at, GameScreen) and typed_at is not self.screen:
             event.prevent_default()
-            self._held.appendleft(events.Key(event.key, event.character))
+            again = events.Key(event.key, event.character)
+            again._arrival_ns = getattr(event, "_arrival_ns", None)  # type: ignore[attr-defined]
+            self._held.appendleft(again)
             self._start_gate()
 
     def _start_gate(self) -> None:
@@ -363,6 +395,8 @@ class CompanionApp(App[str | None]):
                 return
             held = self._held.popleft()
             self._release = events.Key(held.key, held.character)
+            # A held key keeps the time it arrived, whenever it is delivered.
+            self._release._arrival_ns = held._arrival_ns  # type: ignore[attr-defined]
             self._landing = -1  # until ``on_event`` delivers it
             if not self.post_message(self._release):
                 self._landing = None  # the app is closing
@@ -435,6 +469,36 @@ class CompanionApp(App[str | None]):
         ):
             await asyncio.sleep(0.005)
         await wait_for_idle(0)
+        # Idle means "used little CPU for a moment", which a process starved by a loaded
+        # machine also looks like: a screen pushed just before could still be mounting
+        # (its first draw not yet submitted: Shadow Cats' roster error missing), a
+        # commit's draw could still be queued (a new Cat Box screen without its
+        # banner), or the footer's rebuild for the new bindings, and
+        # a screen read then showed a blank footer line (kill-resume tests). So wait,
+        # a little, for a moment when no widget has a message or callback waiting and
+        # every footer is built. Bounded: a running clock keeps posting, and a footer
+        # with no bindings to meet stays blank (waiting for either without a bound kept
+        # a test in the 10 s timeout at every step, f92c24e).
+        from companion.widgets.footer import KeyFooter
+
+        def drawn() -> bool:
+            if not self.screen_stack:  # closing: nothing left to draw
+                return True
+            return not self._busy() and all(
+                footer.drawn() for footer in self.screen.query(KeyFooter)
+            )
+
+        grace = loop.time() + 2.0
+        while loop.time() < deadline:
+            if self._inflight or self._held or self._landing is not None:
+                # A screen mounted since wrote (its first draw), or a key arrived: a
+                # write always ends, so it is waited for as above, not within the grace.
+                await asyncio.sleep(0.005)
+                continue
+            if loop.time() >= grace or drawn():
+                return
+            await asyncio.sleep(0.01)
+            await wait_for_idle(0)
 
     # ------------------------------------------------------------------ sessions
 
@@ -472,6 +536,11 @@ class CompanionApp(App[str | None]):
 
     def on_mount(self) -> None:
         self.title = _("Tabletop Companion")
+        if self.disk_full is not None:
+            self.sub_title = _("read-only")
+            self.notify(
+                self.disk_full.render(_), severity="error", title=_("Disk full"), timeout=60
+            )
         # After the first frame: the check reads every page of the file, and the home
         # screen should not share the disk and the second core with it while it paints.
         self.call_after_refresh(self._check_in_background)
@@ -494,7 +563,7 @@ class CompanionApp(App[str | None]):
             message = _(
                 "The database is damaged ({problem}). Run 'companion check' to see which "
                 "sessions; 'companion restore FILE' puts a backup back."
-            ).format(problem=problems[0])
+            ).format(problem=_(problems[0]))
             with contextlib.suppress(RuntimeError):  # the app already quit
                 self.call_from_thread(
                     self.notify, message, severity="error", title=_("Damaged"), timeout=30
@@ -502,9 +571,37 @@ class CompanionApp(App[str | None]):
 
         threading.Thread(target=job, name="quick-check", daemon=True).start()
 
+    def tell_damage(self) -> None:
+        """Name, once each, the sessions a listing found damaged (and an unreadable page).
+
+        The listing left them out and goes on with the rest; the host is told which
+        ones, in a sentence, so nothing vanishes from the history without a word.
+        """
+        told: set[str] = self.__dict__.setdefault("_damage_told", set())
+        for sid, exc in list(self.store.damaged.items()):
+            if sid in told:
+                continue
+            told.add(sid)
+            self.notify(exc.render(_), severity="error", title=_("Damaged"), timeout=30)
+        problem = self.store.unreadable
+        if problem is not None and "" not in told:
+            told.add("")
+            self.notify(
+                _(
+                    "Part of the history could not be read ({problem}); what could be "
+                    "read is shown. Run 'companion check'; 'companion restore FILE' puts "
+                    "a backup back."
+                ).format(problem=_(problem)),
+                severity="error",
+                title=_("Damaged"),
+                timeout=30,
+            )
+
     def _check_writable(self) -> None:
         if self.in_use is not None:
             raise StoreError(self.in_use.render(_))
+        if self.disk_full is not None:
+            raise self.disk_full
 
     def start_session(
         self,
@@ -549,21 +646,30 @@ class CompanionApp(App[str | None]):
         self.writer.shutdown(wait=True)
         self.exit()
 
-    def acquire_tadaa_hub(self, ports: Sequence[str]) -> Any:
+    def acquire_tadaa_hub(
+        self, ports: Sequence[str], prepare: Callable[[Any], None] | None = None
+    ) -> Any:
         """The app's Tadaa hub, started the first time a screen needs the buttons.
 
         It belongs to the app, not to a widget: devices stay connected and their clocks
         in sync from one performance, act or game to the next, and the hub is stopped
         once, when the app quits. Starting only spawns its thread (no port is opened
-        on the UI thread)."""
+        on the UI thread). ``prepare(hub)`` runs first (before a new hub starts: the
+        session's log view is restored before any device is met)."""
         if self.tadaa_hub is None:
             from companion.hardware.link import TadaaHub  # deferred: pyserial
 
-            self.tadaa_hub = TadaaHub(ports).start()
+            hub = TadaaHub(ports)
+            if prepare is not None:
+                prepare(hub)
+            self.tadaa_hub = hub.start()
             self._own_tadaa_hub = True
+        elif prepare is not None:
+            prepare(self.tadaa_hub)
         return self.tadaa_hub
 
     def on_unmount(self) -> None:
+        set_game_domain(None)  # the next app in this process starts with no game's words
         if self._gate is not None:
             self._gate.cancel()
         if self._own_tadaa_hub and self.tadaa_hub is not None:
@@ -586,5 +692,10 @@ def make_app(
     read-only and the app offers the history and the board only.
     """
     set_language(lang)
-    store = Store.open(db_path, readonly=in_use is not None)
+    try:
+        store = Store.open(db_path, readonly=in_use is not None)
+    except DiskFull as full:
+        # No room to write: the history is still there to read and export.
+        store = Store.open(db_path, readonly=True)
+        return CompanionApp(store, lang, clock or SystemClock(), rng, audio, in_use, full)
     return CompanionApp(store, lang, clock or SystemClock(), rng, audio, in_use)

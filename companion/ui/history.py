@@ -24,7 +24,8 @@ from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Header, Input, Label, Select
 
 from companion.games import GAMES
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_, _, ngettext, set_game_domain
+from companion.rules.names import MAX_NAME_CELLS, fit_name
 from companion.session.results import (
     HistoryFilter,
     SessionResult,
@@ -123,6 +124,8 @@ class HistoryScreen(Screen[None]):
         self.total = 0
         self.filter = HistoryFilter()
         self.columns: tuple[str, ...] = ()
+        self._caps: tuple[int, int] = (24, 16)
+        """Cells the winners and the players columns take (see ``_cell_caps``)."""
         translate_bindings(self)
 
     @property
@@ -177,11 +180,25 @@ class HistoryScreen(Screen[None]):
         table.focus()
 
     def on_screen_resume(self) -> None:
+        set_game_domain(None)  # sessions of every game are listed
         self.reload()
 
     def on_resize(self) -> None:
-        if self._set_columns():
+        changed = self._set_columns()
+        if changed or self._caps != self._cell_caps():
             self.reload()
+
+    def _cell_caps(self) -> tuple[int, int]:
+        """Cells the winners and the players (or scores) columns may take: the names
+        are cut with ``…`` there, so the winners are never pushed off or cut
+        (``小明, 阿``, issue 22) and the table fits the terminal's width."""
+        width = self.app.size.width
+        winners = 2 * MAX_NAME_CELLS + 2  # two whole names
+        fixed = 16 + 12 + 8 + winners + 2 * len(self.columns)  # date, game, status
+        if self.columns == WIDE_COLUMNS:
+            fixed += 8  # the duration
+            return winners, max(16, (width - fixed) // 2)
+        return winners, max(16, width - fixed)
 
     def _set_columns(self) -> bool:
         """The columns for the terminal's width (see ``WIDE``); True if they changed."""
@@ -203,11 +220,15 @@ class HistoryScreen(Screen[None]):
         self.results = query_results(self.store, self.filter, limit=PAGE)
         table = self.query_one("#history-table", DataTable)
         cursor = table.cursor_row
+        self._caps = self._cell_caps()
         table.clear()
         table.add_rows([self._row(r) for r in self.results])  # row i is self.results[i]
         if self.results:
             table.move_cursor(row=min(cursor, len(self.results) - 1))
         self.query_one("#history-count", Label).update(self._count_text())
+        tell = getattr(self.app, "tell_damage", None)
+        if tell is not None:  # damaged sessions are left out of the table, and named
+            tell()
 
     def load_more(self) -> None:
         """Append the next page of the same filter (scrolling past the last row does it)."""
@@ -235,12 +256,13 @@ class HistoryScreen(Screen[None]):
         self.load_more()
 
     def _row(self, res: SessionResult) -> tuple[Any, ...]:
+        winners, others = self._caps
         cells = {
             "date": lambda: when(res.started_at),
             "game": lambda: game_name(res.game, self.lang, res.title),
-            "players": lambda: ", ".join(p.name for p in res.players),
-            "winners": lambda: winners_text(res),
-            "scores": lambda: scores_text(res),
+            "players": lambda: fit_name(", ".join(fit_name(p.name) for p in res.players), others),
+            "winners": lambda: fit_name(winners_text(res), winners),
+            "scores": lambda: fit_name(scores_text(res), others),
             "duration": lambda: duration(res.duration_s),
             "status": lambda: status_label(res.status),
         }
@@ -338,22 +360,35 @@ class HistoryScreen(Screen[None]):
         self.app.push_screen(StatsScreen(self.store, self.filter))
 
     def action_back(self) -> None:
+        """Escape in a filter field gives the keys back to the table (the filter stays);
+        escape on the table leaves the history. It left from a filter, so a host who
+        typed a player's name lost the screen instead of the field."""
+        table = self.query_one("#history-table", DataTable)
+        if self.focused is not None and self.focused is not table:
+            table.focus()
+            return
         self.app.pop_screen()
 
 
 def resume(screen: Screen[Any], res: SessionResult) -> None:
-    """Continue an unfinished (or abandoned) session in its game screen."""
-    if res.status == "finished":
+    """Continue an unfinished (or abandoned) session in its game screen.
+
+    A session stored as finished by an older version although its guide still allows
+    an entry (the Undercover after a Police win) is unfinished by the one rule
+    (``is_finished``): it is marked so here and resumed."""
+    from companion.ui.app import CompanionApp
+
+    app = screen.app
+    assert isinstance(app, CompanionApp)
+    if res.status == "finished" and not _still_waiting(app.store, res.id):
         screen.notify(
             _("This session is finished; undo inside it is not offered from the history."),
             severity="warning",
         )
         return
-    from companion.ui.app import CompanionApp
-
-    app = screen.app
-    assert isinstance(app, CompanionApp)
     try:
+        if res.status == "finished":
+            app.store.mark_unfinished(res.id)
         if res.status == "abandoned":
             app.store.set_status(res.id, "active")
         app.resume_session(res.id)
@@ -361,6 +396,17 @@ def resume(screen: Screen[Any], res: SessionResult) -> None:
         screen.notify(
             _("Cannot resume this session: {error}").format(error=exc), severity="error", timeout=10
         )
+
+
+def _still_waiting(store: Store, session_id: str) -> bool:
+    """Does a stored session's log still leave an entry to make (not finished by the rule)?"""
+    from companion.session.export import replay_session
+    from companion.session.log import ReplayError
+
+    try:
+        return not replay_session(store.session(session_id), store.entries(session_id)).finished
+    except (ReplayError, StoreError):
+        return False
 
 
 def abandon(screen: Screen[Any], store: Store, res: SessionResult, after: Any) -> None:

@@ -6,7 +6,7 @@ the current rules; this screen only lays it out.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -16,9 +16,11 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
-from companion.i18n import N_, _
+from companion.games import find_game
+from companion.i18n import N_, _, set_game_domain
+from companion.rules.base import RuleError
 from companion.session.detail import Performance, SessionDetail, session_detail
-from companion.session.narrate import compact
+from companion.session.narrate import button_words, compact
 from companion.session.store import Store
 from companion.ui.history import abandon, resume
 from companion.ui.history_export import start_export
@@ -72,8 +74,19 @@ class SessionDetailScreen(Screen[None]):
         self.store = store
         self.session_id = session_id
         self.detail: SessionDetail = session_detail(store, session_id)
+        self._select_domain()
         translate_bindings(self)
         self._timeline_width = 0
+
+    def _select_domain(self) -> None:
+        """The session's game's catalog first (its sentences in its own words)."""
+        try:
+            set_game_domain(find_game(self.detail.result.game).domain)
+        except RuleError:  # a game this version does not know: the shared words
+            set_game_domain(None)
+
+    def on_screen_resume(self) -> None:
+        self._select_domain()
 
     @property
     def lang(self) -> str:
@@ -122,8 +135,8 @@ class SessionDetailScreen(Screen[None]):
         text.append(
             "\n" + _("Players: {names}").format(names=", ".join(p.name for p in d.row.players))
         )
-        if d.row.options:
-            opts = options_text(res.game, d.row.options)
+        opts = options_text(res.game, d.row.options) if d.row.options else ""
+        if opts:  # Shadow Cats' options all left out (as the form shows them): no line
             text.append("\n" + _("Options: {options}").format(options=opts), style="dim")
         if d.outcome is not None:
             text.append("\n" + d.outcome.render(_), style="bold green")
@@ -154,7 +167,10 @@ class SessionDetailScreen(Screen[None]):
         table = self.query_one("#detail-final", DataTable)
         res = self.detail.result
         has_sides = any(p.side for p in res.players)
+        characters = self._characters()
         columns = [_("Seat"), _("Player")]
+        if characters:
+            columns.append(_("Character"))
         if has_sides:
             columns.append(_("Side"))
         columns += [_("Score"), _("Rank"), _("Winner")]
@@ -163,19 +179,42 @@ class SessionDetailScreen(Screen[None]):
         for p in res.players:
             score = p.value if res.finished else current.get(p.pid)
             row: list[Any] = [str(p.seat), p.name]
+            if characters:
+                row.append(characters.get(p.pid, ""))
             if has_sides:
-                row.append(side_label(p.side or ""))
+                row.append(side_label(p.side or "", self.detail.result.game))
             row += [number(score), str(p.rank) if p.rank else "", "★" if p.winner else ""]
             table.add_row(*row)
 
+    def _characters(self) -> dict[str, str]:
+        """Each player's character, in the host's language (games that deal them):
+        from the outcome the rules give the replayed log, else the stored one."""
+        d = self.detail
+        cards = dict(d.outcome.characters) if d.outcome is not None else {}
+        if not cards and d.result.outcome:
+            cards = dict(d.result.outcome.get("characters") or {})
+        key = "zh" if self.lang.startswith("zh") else "en"
+        return {
+            pid: str(card.get(key) or card.get("id") or "")
+            for pid, card in cards.items()
+            if isinstance(card, dict | Mapping)
+        }
+
     def _fill_rounds(self) -> None:
+        """Each round/act's own points and the total after it (``+3 → 11``): the
+        totals alone hid what an act scored (Meeple Circus, issue 22)."""
         table = self.query_one("#detail-rounds", DataTable)
         players = self.detail.row.players
         table.add_columns(_("Round / act"), *[p.name for p in players])
+        before: dict[str, float] = {}
         for rnd in self.detail.rounds:
-            table.add_row(
-                progress_label(rnd.label), *[number(rnd.scores.get(p.id)) for p in players]
-            )
+            cells = []
+            for p in players:
+                total = rnd.scores.get(p.id)
+                gained = (total or 0.0) - before.get(p.id, 0.0)
+                cells.append(f"{number(gained, sign=True)} → {number(total)}")
+            table.add_row(progress_label(rnd.label), *cells)
+            before = {p.id: rnd.scores.get(p.id, 0.0) for p in players}
         if not self.detail.rounds:
             table.add_row(_("(no scores)"), *["" for _p in players])
 
@@ -290,8 +329,8 @@ class SessionDetailScreen(Screen[None]):
 
     @staticmethod
     def _hw_label(payload: Any) -> str:
-        compact = {k: v for k, v in dict(payload).items() if k != "type"}
-        return json.dumps(compact, ensure_ascii=False, separators=(",", ":"))[:40]
+        """A raw press with no player: which button it was (it showed raw JSON)."""
+        return button_words(dict(payload)).render(_)
 
     # ------------------------------------------------------------------ actions
 

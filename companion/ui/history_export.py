@@ -25,10 +25,9 @@ from companion.session.export import (
     ImportReport,
     bgstats_link,
     bgstats_play,
-    export_text,
+    export_file,
     import_file,
     now_stamp,
-    write_atomic,
 )
 from companion.session.results import session_results
 from companion.session.store import Store, StoreError
@@ -136,8 +135,16 @@ def _write(
     target = Path(path.strip()).expanduser()
 
     def job() -> Path:
-        text = export_text(store, ids, fmt, lang=lang, exported_at=now_stamp(), single=single)
-        return write_atomic(target, text)
+        return export_file(  # written as it is read: the whole history is never in memory
+            store,
+            ids,
+            fmt,
+            target,
+            lang=lang,
+            exported_at=now_stamp(),
+            single=single,
+            skip_damaged=not single,  # the whole list: every sound session, the rest named
+        )
 
     def done(future: Future[Path]) -> None:
         try:
@@ -145,12 +152,14 @@ def _write(
         except (ExportError, StoreError) as exc:  # a damaged session, a full disk
             screen.notify(exc.render(_), severity="error", timeout=10)
             return
+        n = len(ids) - sum(sid in store.damaged for sid in ids)
         screen.notify(
             ngettext(
-                "Exported {n} session to {path}.", "Exported {n} sessions to {path}.", len(ids)
-            ).format(n=len(ids), path=written),
+                "Exported {n} session to {path}.", "Exported {n} sessions to {path}.", n
+            ).format(n=n, path=written),
             timeout=8,
         )
+        app.tell_damage()
 
     app.write(job, done)
 

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from datetime import tzinfo
 from typing import Any
 
-from companion.games import find_game
-from companion.i18n import N_, _
+from companion.games import GAMES, find_game
+from companion.i18n import N_, _, game_domain
 from companion.rules.base import RuleError
+from companion.rules.names import fit_name
 from companion.session.results import SessionResult, local_time
 
 STATUS_LABELS: Mapping[str, str] = {
@@ -54,9 +55,15 @@ def options_text(game_id: str, options: Mapping[str, Any]) -> str:
     option the game no longer has (or a game this version lacks) is shown as stored
     (``name=value``)."""
     try:
-        specs = {spec.name: spec for spec in find_game(game_id).load().options}
+        info = find_game(game_id)
+        specs = {spec.name: spec for spec in info.load().options}
     except (RuleError, ImportError):  # a game from a newer version, or its module missing
-        specs = {}
+        return "; ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in options.items())
+    with game_domain(info.domain):  # the labels in the game's own words
+        return _options_text(specs, options)
+
+
+def _options_text(specs: Mapping[str, Any], options: Mapping[str, Any]) -> str:
     parts = []
     for name, value in options.items():
         spec = specs.get(name)
@@ -111,12 +118,14 @@ def duration(seconds: float | None) -> str:
     return _("{h} h {m:02d} min").format(h=minutes // 60, m=minutes % 60)
 
 
-def number(value: float | None, digits: int = 1) -> str:
+def number(value: float | None, digits: int = 1, *, sign: bool = False) -> str:
+    """``value`` for a table (``–`` for none); ``sign``: always with its sign (``+3``)."""
     if value is None:
         return "–"
+    plus = "+" if sign else ""
     if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.{digits}f}"
+        return f"{int(value):{plus}d}"
+    return f"{value:{plus}.{digits}f}"
 
 
 def percent(value: float) -> str:
@@ -128,7 +137,7 @@ def winners_text(res: SessionResult) -> str:
         return _("abandoned")
     if not res.finished:
         return _("unfinished")
-    return ", ".join(p.name for p in res.winners)
+    return ", ".join(fit_name(p.name) for p in res.winners)
 
 
 def scores_text(res: SessionResult) -> str:
@@ -136,25 +145,15 @@ def scores_text(res: SessionResult) -> str:
     if not res.finished:
         return ""
     if res.has_scores:
-        return " · ".join(f"{p.name} {number(p.value)}" for p in res.players)
+        return " · ".join(f"{fit_name(p.name)} {number(p.value)}" for p in res.players)
     sides = sorted({p.side for p in res.players if p.winner and p.side})
-    return " · ".join(side_label(side) for side in sides)
-
-
-SIDE_LABELS: Mapping[str, str] = {
-    # 喵喵咪呀: the Sheriff and the Undercover against the Meowfia members.
-    "police": N_("police"),
-    "meowfia": N_("meowfia"),
-    # 喵窩暗影: the two teams and the neutrals.
-    "red": N_("red"),
-    "blue": N_("blue"),
-    "neutral": N_("neutral"),
-}
+    return " · ".join(side_label(side, res.game) for side in sides)
 
 
 SOURCE_LABELS: Mapping[str, str] = {
     "keyboard": N_("keyboard"),
     "button-box": N_("button box"),
+    "phone": N_("phone"),
 }
 
 
@@ -163,8 +162,19 @@ def source_label(source: str) -> str:
     return _(SOURCE_LABELS[source]) if source in SOURCE_LABELS else source
 
 
-def side_label(side: str) -> str:
-    """A side/role as stored in an outcome, in the host's language where we know it."""
+def side_label(side: str, game_id: str | None = None) -> str:
+    """A side/role as stored in an outcome, in the host's language where its game's
+    record labels it (``GameInfo.side_labels``, in the game's own words); unknown
+    sides as stored. Without ``game_id`` the first record that knows the side."""
     if not side:
         return ""
-    return _(SIDE_LABELS[side]) if side in SIDE_LABELS else _(side)
+    try:
+        records = [find_game(game_id)] if game_id is not None else list(GAMES)
+    except RuleError:  # a game from a newer version
+        return side
+    for info in records:
+        label = info.side_labels.get(side)
+        if label is not None:
+            with game_domain(info.domain):
+                return _(label)
+    return side

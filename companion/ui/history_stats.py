@@ -1,7 +1,9 @@
 """Statistics and charts for the sessions the history currently shows.
 
-All numbers come from ``companion.session.stats.compute`` over the filtered
-results, computed when the screen opens: nothing is stored, so nothing drifts.
+All numbers come from ``companion.session.stats.statistics_of`` (SQL aggregates over the
+summary tables kept at commit time, for the history's filter), read when the screen
+opens; the head-to-head and the charts ask the same tables when a player is picked.
+No session is replayed and no per-session object is built (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -16,8 +18,15 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Select, Static, TabbedContent, TabPane
 
 from companion.i18n import N_, _, ngettext
-from companion.session.results import HistoryFilter, SessionResult, query_results
-from companion.session.stats import Statistics, compute, head_to_head, player_plays, rate
+from companion.session.results import HistoryFilter
+from companion.session.stats import (
+    Statistics,
+    compute,
+    head_to_head_of,
+    player_plays_of,
+    rate,
+    statistics_of,
+)
 from companion.session.store import Store
 from companion.ui.history_format import duration, game_name, number, percent, side_label
 from companion.widgets.footer import KeyFooter
@@ -30,10 +39,12 @@ TABS = ("stats-players", "stats-games", "stats-h2h", "stats-charts")
 class StatsScreen(Screen[None]):
     CSS_PATH = "history.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "tab(0)", N_("Players")),
-        Binding("2", "tab(1)", N_("Games")),
-        Binding("3", "tab(2)", N_("Head-to-head")),
-        Binding("4", "tab(3)", N_("Charts")),
+        # Priority: a focused select searches by typed keys and took the digit, so
+        # after the Head-to-head selects "4" did nothing (no field here takes digits).
+        Binding("1", "tab(0)", N_("Players"), priority=True),
+        Binding("2", "tab(1)", N_("Games"), priority=True),
+        Binding("3", "tab(2)", N_("Head-to-head"), priority=True),
+        Binding("4", "tab(3)", N_("Charts"), priority=True),
         Binding("escape", "back", N_("Back")),
     ]
 
@@ -41,7 +52,6 @@ class StatsScreen(Screen[None]):
         super().__init__()
         self.store = store
         self.filter = flt or HistoryFilter()
-        self.results: list[SessionResult] = []
         self.stats: Statistics = compute([])
         self.ready = False
         translate_bindings(self)
@@ -101,33 +111,32 @@ class StatsScreen(Screen[None]):
         # thread, so the screen stays responsive and no read races a write.
         from companion.ui.app import CompanionApp
 
-        def job() -> tuple[list[SessionResult], Statistics]:
-            results = query_results(self.store, self.filter)
-            return results, compute(results)
+        def job() -> Statistics:
+            return statistics_of(self.store, self.filter)
 
         if isinstance(self.app, CompanionApp):
             self.app.write(job, self._computed)
         else:  # pragma: no cover - the screen always runs inside the companion app
-            self._show(*job())
+            self._show(job())
 
-    def _computed(self, future: Future[tuple[list[SessionResult], Statistics]]) -> None:
+    def _computed(self, future: Future[Statistics]) -> None:
         try:
-            results, stats = future.result()
+            stats = future.result()
         except Exception as exc:  # a database problem: say so rather than crash
             self.query_one("#stats-heading", Static).update(
                 _("Cannot compute the statistics: {error}").format(error=exc)
             )
             return
-        self._show(results, stats)
+        self._show(stats)
 
-    def _show(self, results: list[SessionResult], stats: Statistics) -> None:
-        self.results, self.stats = results, stats
+    def _show(self, stats: Statistics) -> None:
+        self.stats = stats
         self.query_one("#stats-heading", Static).update(self._heading())
         players = [(p.name, p.name) for p in stats.players]
         for selector in ("#h2h-a", "#h2h-b", "#chart-player"):
             self.query_one(selector, Select).set_options(players)
         self.query_one("#chart-game", Select).set_options(
-            [(game_name(g.game, self.lang), g.game) for g in stats.games]
+            [(game_name(g.game, self.lang, g.title), g.key) for g in stats.games]
         )
         self._fill_players()
         self._fill_games()
@@ -158,7 +167,7 @@ class StatsScreen(Screen[None]):
             for g in p.games:
                 games.add_row(
                     p.name,
-                    game_name(g.game, self.lang),
+                    game_name(g.game, self.lang, g.title),
                     str(g.plays),
                     str(g.wins),
                     percent(g.win_rate),
@@ -182,7 +191,7 @@ class StatsScreen(Screen[None]):
         for g in self.stats.games:
             d = g.scores
             table.add_row(
-                game_name(g.game, self.lang),
+                game_name(g.game, self.lang, g.title),
                 str(g.plays),
                 str(g.abandoned),
                 str(g.unfinished),
@@ -197,9 +206,9 @@ class StatsScreen(Screen[None]):
         for g in self.stats.games:
             for s in g.sides:
                 sides.add_row(
-                    game_name(g.game, self.lang),
+                    game_name(g.game, self.lang, g.title),
                     str(s.players),
-                    side_label(s.side),
+                    side_label(s.side, g.game),
                     str(s.plays),
                     str(s.wins),
                     percent(s.win_rate),
@@ -225,7 +234,7 @@ class StatsScreen(Screen[None]):
         if not isinstance(a, str) or not isinstance(b, str) or a == b:
             out.update(_("Pick two players."))
             return
-        h = head_to_head(self.results, a, b)
+        h = head_to_head_of(self.store, a, b, self.filter)
         out.update(
             _(
                 "{a} and {b} played {n} times together: {a} ahead {x}, {b} ahead {y}, "
@@ -243,7 +252,7 @@ class StatsScreen(Screen[None]):
         )
         for g in h.games:
             table.add_row(
-                game_name(g.game, self.lang),
+                game_name(g.game, self.lang, g.title),
                 str(g.plays),
                 str(g.a_ahead),
                 str(g.b_ahead),
@@ -267,7 +276,7 @@ class StatsScreen(Screen[None]):
             plt.title(_("Pick a player"))
             plot.refresh()
             return
-        plays = player_plays(self.results, name, game)
+        plays = player_plays_of(self.store, name, game, self.filter)
         xs = list(range(1, len(plays) + 1))
         if not plays:
             plt.title(_("{name}: no plays").format(name=name))
@@ -316,7 +325,7 @@ class StatsScreen(Screen[None]):
             plt.title(_("No finished plays"))
             plot.refresh()
             return
-        name = game_name(stats.game, self.lang)
+        name = game_name(stats.game, self.lang, stats.title)
         if stats.sides:
             counts = sorted({s.players for s in stats.sides})
             sides = sorted({s.side for s in stats.sides})
@@ -331,15 +340,18 @@ class StatsScreen(Screen[None]):
             plt.multiple_bar(  # type: ignore[call-arg]
                 [_("{n} players").format(n=n) for n in counts],
                 values,
-                labels=[side_label(s) for s in sides],
+                labels=[side_label(s, stats.game) for s in sides],
             )
             plt.ylim(0, 100)
             plt.title(_("{game}: side win rates (%)").format(game=name))
         elif stats.scores is not None:
             buckets = stats.scores.buckets
-            plt.bar(
-                [f"{number(lo)}–{number(hi)}" for lo, hi, _c in buckets], [c for *_b, c in buckets]
-            )
+            counts_per_bucket = [c for *_b, c in buckets]
+            plt.bar([f"{number(lo)}–{number(hi)}" for lo, hi, _c in buckets], counts_per_bucket)
+            # A count of plays is whole: plotext spread fractional ticks (0.0, 0.2 …).
+            ticks = count_ticks(max(counts_per_bucket, default=0))
+            plt.yticks([float(t) for t in ticks], [str(t) for t in ticks])
+            plt.ylim(0, ticks[-1])
             plt.title(_("{game}: final scores").format(game=name))
         else:
             plt.title(_("{game}: no scores").format(game=name))
@@ -348,7 +360,22 @@ class StatsScreen(Screen[None]):
     # ------------------------------------------------------------------ actions
 
     def action_tab(self, index: int) -> None:
+        # Focus leaves the old tab's field first: a TabbedContent shows the pane of the
+        # focused widget, so a focused Head-to-head select pulled the screen back to it.
+        self.set_focus(None)
         self.query_one("#stats-tabs", TabbedContent).active = TABS[index]
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+
+def count_ticks(top: int, most: int = 6) -> list[int]:
+    """Whole-number ticks from 0 to at least ``top`` (at most ``most`` of them), for an
+    axis that counts plays.
+
+    >>> count_ticks(1), count_ticks(3), count_ticks(10)
+    ([0, 1], [0, 1, 2, 3], [0, 2, 4, 6, 8, 10])
+    """
+    top = max(top, 1)
+    step = max(1, -(-top // (most - 1)))
+    return list(range(0, top + step, step)) if top % step else list(range(0, top + 1, step))

@@ -6,7 +6,9 @@ setup shows the rules' message and creates nothing.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
+import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
@@ -22,6 +24,7 @@ from textual.widgets.option_list import Option
 from companion.games import GameInfo
 from companion.i18n import N_, _
 from companion.rules.base import OptionSpec, Player, RuleError
+from companion.rules.names import MAX_NAME_CELLS, fit_name, name_cells
 from companion.session.store import StoreError
 from companion.widgets.dialogs import ConfirmDialog
 from companion.widgets.footer import KeyFooter
@@ -78,7 +81,13 @@ def check_birth_date(text: str) -> str | None:
     except ValueError:
         parts = clean.split("-")
         if len(parts) == 3 and all(part.isdigit() for part in parts) and len(parts[0]) == 4:
-            return _("{date} is not a real date (that month has no such day).").format(date=clean)
+            year, month = int(parts[0]), int(parts[1])
+            if not 1 <= month <= 12:
+                return _("{date} is not a real date: a month is 01 to 12.").format(date=clean)
+            days = calendar.monthrange(max(year, 1), month)[1]
+            return _("{date} is not a real date: that month has {n} days.").format(
+                date=clean, n=days
+            )
         return _("A birth date is written YYYY-MM-DD, e.g. 2012-05-31.")
     if day > dt.date.today():
         return _("A birth date cannot be in the future.")
@@ -134,6 +143,7 @@ class PlayerDialog(ModalScreen[Seat | None]):
         with Vertical(classes="dialog"):
             yield Label(_("Name"))
             yield TextInput(self.seat.name, id="player-name")
+            yield Label(_(NAME_LIMIT_HINT), classes="hint")
             yield Label(_("Colour"))
             yield Select(
                 [(_(COLOUR_NAMES[c]), c) for c in COLOURS],
@@ -153,7 +163,11 @@ class PlayerDialog(ModalScreen[Seat | None]):
         name = self.query_one("#player-name", Input).value.strip()
         birth = self.query_one("#player-birth", Input).value.strip()
         colour = self.query_one("#player-colour", Select).value
-        problem = _("A player needs a name.") if not name else check_birth_date(birth)
+        problem = (
+            _("A player needs a name.")
+            if not name
+            else name_problem(name) or check_birth_date(birth)
+        )
         if not problem and isinstance(colour, str) and colour in self.taken:
             problem = _("{name} already plays {colour}; pick another colour.").format(
                 name=self.taken[colour], colour=_(COLOUR_NAMES.get(colour, colour))
@@ -165,6 +179,19 @@ class PlayerDialog(ModalScreen[Seat | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be seated (too wide for the tables), or None."""
+    if name_cells(name) > MAX_NAME_CELLS:
+        return _(
+            "{name} is too long: a name takes up to 16 letters or 8 Chinese characters."
+        ).format(name=fit_name(name, MAX_NAME_CELLS + 8))
+    return None
+
+
+NAME_LIMIT_HINT = N_("Up to 16 letters or 8 Chinese characters.")
+"""Said next to every name field (a Chinese character is two cells wide on screen)."""
 
 
 class NameInput(TextInput):
@@ -237,6 +264,7 @@ class NewSessionScreen(Screen[None]):
             with Vertical(id="roster-column"):
                 yield Label(_("New player (enter to seat)"), classes="section-title")
                 yield NameInput(id="new-name", placeholder=_("Name"))
+                yield Label(_(NAME_LIMIT_HINT), id="name-limit", classes="hint")
                 yield Label(_("Known players (enter to seat)"), classes="section-title")
                 yield OptionList(id="roster")
                 yield Label(_("No known players yet."), id="roster-empty", classes="hint")
@@ -261,7 +289,7 @@ class NewSessionScreen(Screen[None]):
             return TextInput(str(value if value is not None else ""), id=wid, type="integer")
         if spec.choices:
             return Select(
-                [(_(c), c) for c in spec.choices],
+                [(self._choice_label(c), c) for c in spec.choices],
                 value=str(value) if value in spec.choices else str(spec.default),
                 allow_blank=False,
                 id=wid,
@@ -270,8 +298,6 @@ class NewSessionScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = _("New session") + " · " + self.info.name(self.companion.lang)
-        table = self.query_one(SeatTable)
-        table.add_columns(_("Seat"), _("Name"), _("Colour"), _("Birth date"))
         roster = self.query_one("#roster", OptionList)
         for entry in self.companion.store.roster():
             roster.add_option(Option(entry.name, id=entry.name))
@@ -285,19 +311,26 @@ class NewSessionScreen(Screen[None]):
 
     # ------------------------------------------------------------------ seats
 
-    def add_seat(self, name: str, colour: str | None = None, birth_date: str | None = None) -> None:
+    def add_seat(self, name: str, colour: str | None = None, birth_date: str | None = None) -> bool:
+        """Seat ``name``; False (and the reason said under the seats) if refused."""
         clean = name.strip()
-        if not clean:
-            return
+        if not clean:  # said, and the old message goes (it said nothing before)
+            self.show_error(_("A player needs a name: type it, then Enter."))
+            return False
+        problem = name_problem(clean)
+        if problem:
+            self.show_error(problem)
+            return False
         if any(s.name.casefold() == clean.casefold() for s in self.seats):
             self.show_error(_("{name} is already seated.").format(name=clean))
-            return
+            return False
         if colour is None:
             used = {s.colour for s in self.seats}
             colour = next((c for c in COLOURS if c not in used), None)
         self.seats.append(Seat(clean, colour, birth_date))
         self.show_error("")
         self.render_seats()
+        return True
 
     def move_seat(self, row: int, delta: int) -> None:
         target = row + delta
@@ -336,21 +369,57 @@ class NewSessionScreen(Screen[None]):
     def render_seats(self) -> None:
         table = self.query_one(SeatTable)
         cursor = table.cursor_row
-        table.clear()
+        # The birth date column only once a seat has one: empty, it still took 12 cells
+        # and at 80x24 it was off the table's right edge behind a scroll bar (eight
+        # 16-cell names), so a host never saw that a date had been read either.
+        dated = any(seat.birth_date for seat in self.seats)
+        titles = [_("Seat"), _("Name"), _("Colour")] + ([_("Birth date")] if dated else [])
+        if [str(c.label) for c in table.ordered_columns] != titles:
+            table.clear(columns=True)
+            table.add_columns(*titles)
+        else:
+            table.clear()
         for i, seat in enumerate(self.seats, start=1):
             colour = _(COLOUR_NAMES[seat.colour]) if seat.colour in COLOUR_NAMES else ""
-            table.add_row(str(i), seat.name, colour, seat.birth_date or "")
+            row = [str(i), seat.name, colour] + ([seat.birth_date or ""] if dated else [])
+            table.add_row(*row)
         if self.seats:
             table.move_cursor(row=max(0, min(cursor, len(self.seats) - 1)))
+        self._name_seat_choices()
+
+    def _choice_label(self, choice: str) -> str:
+        """An option's choice in words; a seat (``p3``, the id the rules keep) by the
+        name seated there: the Cat Box start player listed ``p1``…``p8`` whatever the
+        table."""
+        match = re.fullmatch(r"p(\d+)", choice)
+        seats = getattr(self, "seats", [])
+        if match is None:
+            return _(choice)
+        number = int(match.group(1))
+        if number <= len(seats):
+            return f"{number}. {seats[number - 1].name}"
+        return _("seat {n} (nobody yet)").format(n=number)
+
+    def _name_seat_choices(self) -> None:
+        for spec in self.info.rules.options:
+            if not spec.choices or not any(re.fullmatch(r"p\d+", c) for c in spec.choices):
+                continue
+            for select in self.query(f"#opt-{spec.name}").results(Select):
+                value = select.value
+                select.set_options([(self._choice_label(c), c) for c in spec.choices])
+                if isinstance(value, str) and value in spec.choices:
+                    select.value = value
 
     def show_error(self, message: str) -> None:
         self.query_one("#setup-error", Label).update(message)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "new-name":
-            self.add_seat(event.value)
+            seated = self.add_seat(event.value)
             if not isinstance(event.input, NameInput):  # a NameInput clears itself in order
                 event.input.value = ""
+            if not seated and event.value.strip() and not event.input.value:
+                event.input.value = event.value  # a refused name stays to be shortened
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         for entry in self.companion.store.roster():

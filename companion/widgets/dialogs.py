@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -136,7 +137,12 @@ class ReasonDialog(PromptDialog):
 class ChoiceDialog(ModalScreen[str | None]):
     """Pick one of ``choices`` (id, label) with the arrows and enter; escape cancels.
 
-    The list opens on its first item (or on ``selected``)."""
+    The list opens on its first item (or on ``selected``). Each item shows its number;
+    typing moves the highlight (type-ahead, both languages): digits go to that item's
+    number (``1`` ``5`` → item 15), letters to the first item whose name (or a word
+    of it) starts with what was typed; backspace takes a character back, enter picks.
+    A key that matches nothing starts the typed text again from that key, and says so.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
@@ -147,12 +153,27 @@ class ChoiceDialog(ModalScreen[str | None]):
         self.question = question
         self.choices = choices
         self.selected = selected
+        self.typed = ""
+        """What the host typed to find an item (shown under the list)."""
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
+        width = len(str(len(self.choices)))
         with Vertical(classes="dialog"):
             yield Label(self.question, classes="dialog-question")
-            yield OptionList(*[Option(label, id=cid) for cid, label in self.choices], id="choices")
+            # Above the list: a long list fills the dialog, and what was typed stays seen.
+            yield Label(
+                _("Type a number or a name, or use the arrows; enter picks."),
+                id="choice-typed",
+                classes="hint",
+            )
+            yield OptionList(
+                *[
+                    Option(f"{number:>{width}}  {label}", id=cid)
+                    for number, (cid, label) in enumerate(self.choices, 1)
+                ],
+                id="choices",
+            )
 
     def on_mount(self) -> None:
         options = self.query_one("#choices", OptionList)
@@ -160,6 +181,54 @@ class ChoiceDialog(ModalScreen[str | None]):
         if ids:
             options.highlighted = ids.index(self.selected) if self.selected in ids else 0
         options.focus()
+
+    def find(self, typed: str) -> int | None:
+        """The index of the item ``typed`` leads to, or None."""
+        if typed.isdigit():
+            number = int(typed)
+            return number - 1 if 1 <= number <= len(self.choices) else None
+        want = typed.casefold()
+        labels = [label.casefold() for _cid, label in self.choices]
+        for index, label in enumerate(labels):
+            if label.lstrip("♪★•·- ").startswith(want):
+                return index
+        for index, label in enumerate(labels):
+            if any(word.startswith(want) for word in label.split()):
+                return index
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "backspace" and self.typed:
+            event.stop()
+            self._type_ahead(self.typed[:-1])
+            return
+        char = event.character
+        if not event.is_printable or not char or (char.isspace() and not self.typed):
+            return
+        event.stop()
+        event.prevent_default()
+        typed = self.typed + char
+        if self.typed.isdigit() != char.isdigit() or self.find(typed) is None:
+            typed = char  # a new search: "2" after "15", or a letter after digits
+        self._type_ahead(typed)
+
+    def _type_ahead(self, typed: str) -> None:
+        self.typed = typed
+        shown = self.query_one("#choice-typed", Label)
+        index = self.find(typed) if typed else None
+        if typed and index is None:
+            self.typed = ""
+            shown.update(
+                _("Nothing matches {typed!r}: type an item's number or name.").format(typed=typed)
+            )
+            shown.set_class(True, "error")
+            return
+        shown.set_class(False, "error")
+        if index is not None:
+            self.query_one("#choices", OptionList).highlighted = index
+            shown.update(_("Typed: {typed} (enter picks it)").format(typed=typed))
+        else:
+            shown.update(_("Type a number or a name, or use the arrows; enter picks."))
 
     def answer(self, option_id: str | None) -> str | None:
         """The dialog's result for the chosen option (override, not the handler).

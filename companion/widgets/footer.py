@@ -16,6 +16,18 @@ and recomposed once per change of what it shows.
   docs/PERFORMANCE.md "Opening a game screen"): a third of the opening. This footer
   waits for the frame, then rebuilds only if the keys it would show (key, label,
   enabled or dimmed, tooltip) differ from the ones it shows.
+* **Only the keys that apply now.** A key the screen's guide does not allow now
+  (``check_action`` → None, Textual's "disabled") is left out of the footer: the
+  Meowfia "1–0 Sheriff" stayed all game, Shadow Cats' "s Start game  c Character
+  d Deal again" during play and after the end (issue 22), and at 80 columns they
+  took the room of keys that mattered. Pressing such a key still says why it does
+  nothing, and ``?`` lists it, dimmed, with the guide's reason.
+* **Fitted to its width** (every screen; ``fit=False`` for Textual's own). Where the
+  keys that apply do not fit with Textual's padding, the footer draws them compact
+  (one space less each), where even that is too wide it leaves out the "^p Commands"
+  key (ctrl+p still opens the palette), and then the last keys, each key shown whole
+  and ``?`` (every key, with why) kept: at 80 columns Home's ``? 帮助`` and ``^q 退出``
+  were past the edge, and game footers were cut mid-key (issue 22).
 * Each key bound to the footer's ``compact`` also arrived with ``compact`` on (its own
   default) and was switched to the footer's value once mounted: two restyles per key
   for nothing. Those keys are given the footer's value before they mount.
@@ -25,6 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
@@ -41,18 +54,37 @@ class KeyFooter(Footer):
     KeyFooter #footer-keys { width: 1fr; height: 1; overflow: hidden hidden; }
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, fit: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.fit = fit
+        """Compact, then without the palette key, where the keys do not fit (module)."""
         self._shown: Shown | None = None
         self._pending = False
+        self._rebuilding = False
 
     def compose(self) -> ComposeResult:
         palette: FooterKey | None = None
+        keys: list[Any] = []
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and widget.has_class("-command-palette"):
+                palette = widget
+                continue
+            if isinstance(widget, FooterKey) and widget.has_class("-disabled"):
+                continue  # does not apply now (see the module)
+            keys.append(widget)
+        room = self.size.width
+        if self.fit and room:
+            palette_width = 0 if palette is None else _width(palette, compact=False) + 1
+            wide = sum(_width(k, compact=False) for k in keys)
+            narrow = sum(_width(k, compact=True) for k in keys)
+            compact = wide + palette_width > room
+            self.set_reactive(Footer.compact, compact)
+            self.set_class(compact, "-compact")
+            if narrow + palette_width > room:
+                palette = None  # the keys that apply first; ctrl+p still works
+            keys = _whole_keys(keys, room)
         with Horizontal(id="footer-keys"):
-            for widget in super().compose():
-                if isinstance(widget, FooterKey) and widget.has_class("-command-palette"):
-                    palette = widget
-                    continue
+            for widget in keys:
                 # A key bound to the footer's ``compact`` gets its value now: no class
                 # flip (and restyle) at mount. The palette key is not bound.
                 bound = widget._reactive_connect or {}
@@ -86,7 +118,13 @@ class KeyFooter(Footer):
             )
             for key, active in self.screen.active_bindings.items()
         ]
-        return (*keys, (self.show_command_palette, app.ENABLE_COMMAND_PALETTE))
+        palette = (self.show_command_palette, app.ENABLE_COMMAND_PALETTE)
+        return (*keys, palette, (self.size.width if self.fit else 0,))
+
+    def on_resize(self) -> None:
+        if self.fit and not self._pending:  # fitted to the new width (compact, the palette key)
+            self._pending = True
+            self.call_after_refresh(self._rebuild_if_changed)
 
     async def _rebuild_if_changed(self) -> None:
         self._pending = False
@@ -96,4 +134,46 @@ class KeyFooter(Footer):
         if shown == self._shown:
             return
         self._shown = shown
-        await self.recompose()
+        self._rebuilding = True
+        try:
+            await self.recompose()
+        finally:
+            self._rebuilding = False
+
+    def drawn(self) -> bool:
+        """The keys of the current bindings are on screen: no rebuild asked for or under
+        way, and one done (a footer that never met its screen's bindings is blank)."""
+        return not self._pending and not self._rebuilding and self._shown is not None
+
+
+def _whole_keys(keys: list[Any], room: int) -> list[Any]:
+    """The keys that fit whole in ``room`` (compact), help kept whatever else goes.
+
+    Past compact and the palette key, a game screen's keys still ran past 80 columns and
+    the last ones were cut in the middle (Meowfia's ``? 帮`` at 80x24 in Chinese, Shadow
+    Cats' ``n 中…``): the keys at the end are left out instead, each key shown is whole,
+    and ``?``, which lists every key with what it does now, always stays."""
+    room += 1  # the last key's margin may fall past the edge
+    if sum(_width(k, compact=True) for k in keys) <= room:
+        return keys
+    helps = [k for k in keys if isinstance(k, FooterKey) and k.action.endswith("help")]
+    kept: list[Any] = []
+    used = sum(_width(k, compact=True) for k in helps)
+    for key in keys:
+        if key in helps:
+            kept.append(key)
+        elif used + _width(key, compact=True) <= room:
+            kept.append(key)
+            used += _width(key, compact=True)
+        else:
+            used = room + 1  # keys stay in their order: none after the first left out
+    return kept
+
+
+def _width(widget: Any, *, compact: bool) -> int:
+    """Cells a footer key takes: `` key desc `` (Textual's padding) or ``key desc`` and a
+    margin (compact)."""
+    if not isinstance(widget, FooterKey):
+        return 0
+    text = cell_len(widget.key_display) + cell_len(widget.description)
+    return text + (2 if compact else 3)

@@ -42,7 +42,7 @@ from textual.scroll_view import ScrollView
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, set_game_domain
 from companion.rules.base import Action, Outcome, Player, RuleError
 from companion.rules.guide import Guide, Say
 from companion.session.live import Change, LiveSession, StaleSessionError
@@ -92,6 +92,10 @@ class GameScreen(Screen[None]):
         self.session = session
         self._allowed_cache: tuple[int, frozenset[str]] | None = None
         self._log_wanted: bool | None = None
+        self._mounted_once = False
+        # Every string of this screen, its dialogs and help reads the game's own
+        # catalog first (its labels never take another game's translation).
+        set_game_domain(session.info.domain)
         translate_bindings(self)
 
     @property
@@ -125,7 +129,27 @@ class GameScreen(Screen[None]):
     def refresh_view(self) -> None:
         """Render everything from ``self.session.state`` (override)."""
 
+    def first_draw(self) -> Callable[[], Action | Mapping[str, Any]] | None:
+        """The draw a session needs before anything can be played (a deal), or ``None``.
+
+        Override to return the preparer's call (``lambda: prepare.deal(…, rng)``):
+        when the screen opens, after every ``on_mount`` of the game's own classes ran,
+        the shared screen runs it on the writer thread, commits it, and only then
+        shows it (``first_draw_done`` sees the writer's answer). Asked again on a
+        resumed session, it returns ``None`` once the draw is in the log, so a kill
+        between the draw and the screen never deals twice."""
+        return None
+
+    def first_draw_done(self, future: Future[Change]) -> None:
+        """The writer's answer to the first draw (override: show a data file's error)."""
+
     def on_mount(self) -> None:
+        # Textual runs each class's ``on_mount`` of the screen's MRO, so a game whose own
+        # ``on_mount`` also calls ``super()`` ran this twice: the whole view drawn twice
+        # at open, for nothing (issue 26). Once per screen.
+        if self._mounted_once:
+            return
+        self._mounted_once = True
         # The host's own name for the game (the score pad's "Carcassonne"), as on Home.
         guide = self.guide
         name = guide.title(self.session.options) if guide is not None else None
@@ -133,6 +157,23 @@ class GameScreen(Screen[None]):
             f"{name or self.session.info.name(self.companion.lang)} · {self.session.id[:8]}"
         )
         self._refresh_all()
+        # Textual runs this after the game's own on_mount (each class's handler, the
+        # subclass first): the game's widgets exist when the draw is shown.
+        draw = self.first_draw()
+        if draw is not None:
+            self.submit(draw, self._first_draw_answered)
+
+    def _first_draw_answered(self, future: Future[Change]) -> None:
+        """The game's hook sees the answer; a refusal is drawn too (a commit is drawn
+        by ``_committed``). A refused draw drew nothing: Shadow Cats' roster error
+        showed only if the screen's first refresh happened to come after the writer's
+        answer (under load it came before, and the setup panel never said why)."""
+        self.first_draw_done(future)
+        if future.exception() is not None:
+            self._refresh_all()
+
+    def on_screen_resume(self) -> None:
+        set_game_domain(self.session.info.domain)
 
     def set_focus(
         self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False
@@ -154,12 +195,17 @@ class GameScreen(Screen[None]):
 
     def _place_log(self, width: int) -> None:
         shown = self._log_wanted if self._log_wanted is not None else width >= LOG_MIN_WIDTH
-        self.query_one(LogPanel).display = shown
+        log = self.query_one(LogPanel)
+        if shown and not log.display:
+            log.unfolded()
+        log.display = shown
 
     def action_toggle_log(self) -> None:
         log = self.query_one(LogPanel)
         self._log_wanted = not log.display
         log.display = self._log_wanted
+        if log.display:
+            log.unfolded()
 
     def action_toggle_raw(self) -> None:
         self.query_one(LogPanel).toggle_raw()
@@ -277,10 +323,23 @@ class GameScreen(Screen[None]):
         return result
 
     def action_undo(self) -> None:
-        self.companion.write(self.session.undo, self._committed)
+        self.companion.write(self.session.undo, self._undone_or_redone)
 
     def action_redo(self) -> None:
-        self.companion.write(self.session.redo, self._committed)
+        self.companion.write(self.session.redo, self._undone_or_redone)
+
+    def _undone_or_redone(self, future: Future[Change]) -> None:
+        """Commit as usual, then say what was undone (or redone) in the message line:
+        the log may be hidden (below 110 columns), and a silent ctrl+z left the host
+        guessing what it took back. The sentence is the log's own ("Undone: …")."""
+        self._committed(future)
+        if future.exception() is not None:
+            return
+        narrator = self.query_one(LogPanel).narrator()
+        narrator.feed_all(self.session.entries)  # a folded log narrates nothing by itself
+        said = narrator.said(future.result().entry.seq)
+        if said is not None:
+            self.say(said.render(_))
 
     def action_leave(self) -> None:
         """Back to the home screen; the session stays resumable."""

@@ -25,6 +25,7 @@ async def test_meowfia_ballot_totals_live(tmp_path: Path, start_writer) -> None:
     for action in (
         {"type": "start", "sheriff": "p1", "first": "p2"},
         {"type": "smuggling-done"},
+        *({"type": "question", "player": pid} for pid in ("p2", "p3", "p4", "p5")),
         {"type": "inspect", "building": "E", "result": "contraband"},
     ):
         assert writer.send(action)["error"] is None
@@ -114,3 +115,15 @@ async def test_cat_box_cards_deck_and_scores(tmp_path: Path, start_writer) -> No
         for card_id in state.deck:
             assert state.card(card_id).display_name("en") not in text
         assert "Turn:" in text and "Points" in text
+
+
+async def test_the_board_names_the_score_pad_game(tmp_path: Path, start_writer) -> None:
+    """Issue 21, item 6: the board said "Score pad" for the host's "Carcassonne"."""
+    db = tmp_path / "c.db"
+    writer = start_writer(db, "scorepad", ["Ann", "Bo"], {"game_name": "Carcassonne"})
+    report = writer.send({"type": "score", "player": "p1", "points": 12})
+    app = make_board(db, poll_interval=0.01)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.caught_up(report["seq"])
+        await pilot.pause()
+        assert "Carcassonne  —  Ann · Bo" in screen_text(app)

@@ -178,7 +178,7 @@ async def test_a_cat_box_chain_of_rolls_and_placements_in_one_burst(tmp_path: Pa
 
 async def test_a_burst_from_home_through_the_form_into_the_score_pad(tmp_path: Path) -> None:
     """Choose the score pad, seat two players, start (a write), then score twice."""
-    keys = ["down"] * 4 + ["enter", "A", "n", "n", "enter", "B", "o", "enter", "ctrl+s"]
+    keys = ["end", "enter", "A", "n", "n", "enter", "B", "o", "enter", "ctrl+s"]
     keys += ["s", "5", "enter", "s", "7", "enter"]
     app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
     async with app.run_test(size=SIZE) as pilot:
@@ -266,7 +266,7 @@ def test_one_send_keys_call_in_a_real_terminal_scores_both(tmp_path: Path) -> No
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared:\n{screen()}")
 
-    keys = ["Down"] * 4 + ["Enter", "Ann", "Enter", "Bo", "Enter", "C-s"]
+    keys = ["End", "Enter", "Ann", "Enter", "Bo", "Enter", "C-s"]  # the pad is listed last
     keys += ["s", "5", "Enter", "s", "7", "Enter"]
     try:
         subprocess.run(
@@ -274,7 +274,7 @@ def test_one_send_keys_call_in_a_real_terminal_scores_both(tmp_path: Path) -> No
             env=env,
             check=True,
         )
-        wait_for("Unfinished sessions")
+        wait_for("Score pad")  # Home is up (a fresh database shows the welcome)
         subprocess.run([*tmux, "send-keys", "-t", name, *keys], check=True)
         wait_for("R1 (open)")
         deadline = time.monotonic() + 10

@@ -31,7 +31,7 @@ from companion.rules.base import Action, seat_players
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
 from companion.widgets.game_screen import end_banner
-from tests.meowfia.meowfia_play import progress_actions
+from tests.games.meowfia.meowfia_play import progress_actions
 from tests.screen_text import missing_characters, visible_text
 
 # Names that are no substring of each other nor of any sentence around them.

@@ -33,8 +33,12 @@ async def test_the_footer_shows_the_phase_keys_first_and_whole(tmp_path: Path, l
         for word in (_("Score"), _("Close round")):
             assert word in footer, footer
         assert footer.index(_("Score")) < footer.index(_("Undo")), footer
+        # The palette key is drawn whole or, where the game's keys need the room, left
+        # out (ctrl+p still opens it): never with a character dropped under it (#6357).
         palette = "^p " + _("Commands")
-        assert not missing_characters(palette, footer.split("▏")[-1]), footer
+        if "^p" in footer:
+            assert not missing_characters(palette, footer.split("▏")[-1]), footer
+        assert "? " + _("Help") in footer, footer
 
 
 async def test_the_help_lists_the_games_keys_in_the_chosen_language(tmp_path: Path) -> None:

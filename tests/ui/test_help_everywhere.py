@@ -52,7 +52,7 @@ async def test_help_on_home_the_form_and_the_history(tmp_path: Path, lang: str) 
             help_screen = await open_help(app, pilot, key)
             text = shown_text(help_screen)
             assert not missing_characters(_(HOME_ABOUT), text)
-            for label in ("New session", "Same table again", "History"):
+            for label in ("New session", "Rematch", "History"):
                 assert _(label) in text, (label, text)
             top = visible_text(app)
             assert _("Keys now") in top and _("Home") in top, top

@@ -159,3 +159,69 @@ async def test_a_burst_of_names_and_enters_seats_each_name(tmp_path: Path) -> No
             await pilot.pause()
         assert [s.name for s in screen.seats] == ["大伟", "Ann", "小明", "Bo"]
         assert screen.query_one("#new-name", Input).value == ""
+
+
+async def test_an_empty_or_blank_name_is_said_and_the_old_message_goes(tmp_path: Path) -> None:
+    """Issue 22: Enter on an empty or spaces-only name said nothing, and the message of
+    the seat before ("Ann is already seated.") stayed."""
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _form(pilot, app)
+        name = screen.query_one("#new-name", Input)
+        name.focus()
+        await pilot.press(*"Ann", "enter", *"Ann", "enter")
+        await app.settle()
+        await pilot.pause()
+        error = screen.query_one("#setup-error", Label)
+        assert "already seated" in str(error.render())
+        name.value = ""  # a refused name stays in the field to be corrected: clear it
+        await pilot.press("space", "space", "enter")
+        await app.settle()
+        await pilot.pause()
+        assert str(error.render()) == "A player needs a name: type it, then Enter."
+        assert [s.name for s in screen.seats] == ["Ann"]
+
+
+async def test_the_cat_box_start_player_lists_the_seated_names(tmp_path: Path) -> None:
+    """Issue 22: the start-player option listed p1…p8 whatever the table."""
+    from textual.widgets import Select
+
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _form(pilot, app, "cat-box")
+        for name in ("Ann", "Bo", "小明"):
+            screen.add_seat(name)
+        await pilot.pause()
+        select = screen.query_one("#opt-start_player", Select)
+        labels = [str(prompt) for prompt, _value in select._options]
+        assert "1. Ann" in labels and "3. 小明" in labels, labels
+        assert not any(label in ("p1", "p2", "p3") for label in labels), labels
+
+
+async def test_eight_long_names_fit_the_seat_table_at_80x24(tmp_path: Path) -> None:
+    """At 80x24 in Chinese with eight 16-cell names the seat table scrolled sideways: an
+    empty birth date column took its last 12 cells (生日 off the edge). The column comes
+    only once a seat has a date; without one every column is on screen, names whole."""
+    from companion.i18n import set_language
+
+    names = [c * 8 for c in "大小明红美强花伟"]
+    app = make_app(tmp_path / "db.sqlite3", lang="zh", clock=ManualClock())
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await _form(pilot, app, "meowfia")
+            for name in names:
+                assert screen.add_seat(name)
+            await pilot.pause()
+            table = screen.query_one(SeatTable)
+            assert [str(c.label) for c in table.ordered_columns] == ["座位", "名字", "颜色"]
+            assert table.virtual_size.width <= table.scrollable_content_region.width, (
+                table.virtual_size,
+                table.scrollable_content_region,
+            )
+            assert [table.get_row_at(i)[1] for i in range(8)] == names
+            screen.add_seat("小小", birth_date="2012-05-31")
+            await pilot.pause()
+            assert str(table.ordered_columns[-1].label) == "生日"
+            assert table.get_row_at(8)[-1] == "2012-05-31"
+    finally:
+        set_language("en")

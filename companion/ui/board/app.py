@@ -30,11 +30,12 @@ from textual.containers import Container
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
-from companion.i18n import N_, _, set_language
+from companion.i18n import N_, _, set_game_domain, set_language
 from companion.session.follow import Follower, Snapshot
 from companion.widgets.board_generic import GenericView
 from companion.widgets.board_view import BoardView
 from companion.widgets.translate import translate_bindings
+from companion.widgets.wrap import install as install_cjk_wrap
 
 POLL_INTERVAL = 0.02
 """Seconds between two ``PRAGMA data_version`` checks (cheap: no table is read)."""
@@ -80,6 +81,7 @@ class BoardApp(App[None]):
         poll_interval: float = POLL_INTERVAL,
         clock: Callable[[], int] = time.monotonic_ns,
     ) -> None:
+        install_cjk_wrap()  # Chinese prose breaks between characters (widgets/wrap.py)
         super().__init__()
         self.follower = follower
         self.lang = lang
@@ -137,6 +139,8 @@ class BoardApp(App[None]):
         session = snapshot.session
         key = (session.id, session.game) if session else None
         if key != self._view_key:
+            # The followed game's catalog first (its labels never read another's).
+            set_game_domain(snapshot.info.domain if snapshot.info is not None else None)
             view: BoardView = (
                 view_class(snapshot)(snapshot, self.lang)
                 if session
@@ -163,7 +167,9 @@ class BoardApp(App[None]):
             title.update(_("Table board"))
             return
         names = " · ".join(p.name for p in session.players)
-        title.update(f"{snapshot.info.name(self.lang)}  —  {names}")
+        guide = snapshot.info.guide
+        named = guide.title(session.options) if guide is not None else None  # "Carcassonne"
+        title.update(f"{named or snapshot.info.name(self.lang)}  —  {names}")
 
     def _show_status(self, snapshot: Snapshot) -> None:
         status = self.query_one("#board-status", Static)
@@ -214,6 +220,7 @@ class BoardApp(App[None]):
                 await asyncio.wait_for(self._shown.wait(), timeout=0.2)
 
     def on_unmount(self) -> None:
+        set_game_domain(None)
         self._closing = True
         self._reader.shutdown(wait=True, cancel_futures=True)
         self.follower.close()

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import socket
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -30,6 +29,10 @@ from typing import Any
 import aiohttp_jinja2
 from aiohttp import web
 from textual_serve.server import Server, to_int
+
+from companion.hardware.lan import interface_addresses, reachable_addresses
+
+__all__ = ["BoardServer", "interface_addresses", "reachable_addresses"]
 
 COOKIE = "companion_board"
 DEFAULT_FONT_SIZE = 22
@@ -127,45 +130,3 @@ class BoardServer(Server):
     async def on_startup(self, app: web.Application) -> None:
         for url in self.urls():
             self.announce(url)
-
-
-def interface_addresses() -> list[str]:
-    """IPv4 addresses of this machine's network interfaces (local calls, no traffic).
-
-    Linux: ``SIOCGIFADDR`` on each interface; elsewhere (or if that fails) the
-    resolver's addresses for the host name.
-    """
-    found: list[str] = []
-    try:
-        import fcntl
-        import struct
-
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            for _index, name in socket.if_nameindex():
-                request = struct.pack("256s", name.encode()[:15])
-                try:
-                    reply = fcntl.ioctl(probe.fileno(), 0x8915, request)  # SIOCGIFADDR
-                except OSError:
-                    continue  # no IPv4 address on this interface
-                found.append(socket.inet_ntoa(reply[20:24]))
-    except (ImportError, OSError, AttributeError):
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append(str(info[4][0]))
-    except OSError:
-        pass
-    return list(dict.fromkeys(found))
-
-
-def reachable_addresses(host: str) -> list[str]:
-    """The addresses a bind to ``host`` answers on, as a person would type them.
-
-    For a wildcard bind: this machine's non-loopback IPv4 addresses (what a TV on
-    the network uses), then its name, then ``127.0.0.1``.
-    """
-    if host not in ("0.0.0.0", "::", ""):
-        return [f"[{host}]" if ":" in host else host]
-    found = [a for a in interface_addresses() if not a.startswith("127.")]
-    name = socket.gethostname()
-    return [*found, name, "127.0.0.1"] if name else [*found, "127.0.0.1"]
