@@ -24,7 +24,7 @@ EXTRAS := $(if $(filter simpleaudio,$(PLAYER)),simpleaudio)
 # the emulator until a press timed out.
 PYTEST_WORKERS ?= -n 4 --dist worksteal
 
-.PHONY: run test lint audio-player clean sounds i18n i18n-missing
+.PHONY: run test lint audio-player clean sounds i18n i18n-missing wheel-smoke
 
 # Says which player this machine gets; never fails.
 audio-player:
@@ -64,8 +64,8 @@ $(VENV)/.installed-dev: pyproject.toml $(VENV)/.player-$(PLAYER) | audio-player 
 	$(call pip_install,dev)
 	touch $@
 
-devices/tadaa-box/tests/node_modules: devices/tadaa-box/tests/package.json
-	cd devices/tadaa-box/tests && npm install --silent --no-audit --no-fund
+companion/devices/tadaa-box/tests/node_modules: companion/devices/tadaa-box/tests/package.json
+	cd companion/devices/tadaa-box/tests && npm install --silent --no-audit --no-fund
 	touch $@
 
 run: $(VENV)/.installed
@@ -77,9 +77,14 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-test: lint $(if $(wildcard devices/tadaa-box/tests/package.json),devices/tadaa-box/tests/node_modules)
+test: lint $(if $(wildcard companion/devices/tadaa-box/tests/package.json),companion/devices/tadaa-box/tests/node_modules)
 	$(BIN)/pytest -q $(PYTEST_WORKERS) -m 'not realtime' $(PYTEST_ARGS)
 	$(BIN)/pytest -q -m realtime $(PYTEST_ARGS) || [ $$? -eq 5 ]  # 5: PYTEST_ARGS chose none of them
+
+# The install a user gets: sdist and wheel built, the wheel installed into a new venv
+# outside the tree (not editable) and checked there (scripts/wheel_smoke.sh).
+wheel-smoke: | $(BIN)/python
+	scripts/wheel_smoke.sh $(PYTHON)
 
 sounds: $(VENV)/.installed-dev
 	$(BIN)/python sounds/render.py

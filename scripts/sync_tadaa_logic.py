@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = ROOT / "companion" / "hardware" / "tadaa_logic.py"
-FIRMWARE = ROOT / "devices" / "tadaa-box" / "tadaa_logic.py"
+FIRMWARE = ROOT / "companion" / "devices" / "tadaa-box" / "tadaa_logic.py"
 
 
 def main() -> int:
