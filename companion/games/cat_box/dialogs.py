@@ -36,9 +36,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from companion.games.cat_box.guide import GUIDE
 from companion.games.cat_box.render import check_lines, condition_label, dice_text
-from companion.games.cat_box.rules import CatBoxState, Roll, RollCheck
+from companion.games.cat_box.rules import GAME, CatBoxState, Place, Roll, RollCheck
 from companion.i18n import N_, _, paren
+from companion.rules.base import RuleError
 from companion.widgets.dialogs import ReasonDialog
 from companion.widgets.translate import translate_bindings
 
@@ -132,15 +134,26 @@ class RollDialog(ModalScreen[RollResult | None]):
         if check is None or not check.may_place or self.stage not in ("place", "override"):
             return []
         if self.stage == "override":
+            # Every slot the rules take with the host's reason (tried, not guessed).
             slots = [
                 (d.card, n)
                 for d in self.state.display
-                for n, holders in enumerate(d.tokens, start=1)
-                if self.player not in holders and d.card not in check.too_hot
+                for n in range(1, len(d.tokens) + 1)
+                if self._takes(Place(self.player, d.card, n, self.reason))
             ]
         else:
-            slots = list(check.allowed)
+            slots = [
+                (str(item["card"]), int(item["slot"]))
+                for item in GUIDE.choices(self.state, Place.type)
+            ]
         return [(key, card, slot) for key, (card, slot) in zip(CHOICE_KEYS, slots, strict=False)]
+
+    def _takes(self, action: Place) -> bool:
+        try:
+            GAME.apply(self.state, action)
+        except RuleError:
+            return False
+        return True
 
     def say(self, message: str) -> None:
         """A problem with what was typed, on the line under the dice (until the next key)."""

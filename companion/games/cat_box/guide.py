@@ -15,9 +15,11 @@ Design decisions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from companion.games.cat_box.rules import (
+    GAME,
     AdjustTokens,
     CatBoxState,
     Deal,
@@ -32,7 +34,7 @@ from companion.games.cat_box.rules import (
     UseEnvy,
 )
 from companion.rules.base import N_, Action, PlayerId
-from companion.rules.guide import Guide, Say, say
+from companion.rules.guide import Guide, Say, accepted, say
 
 LANGUAGE_PROBE = N_("card names: English")
 """Translated as ``card names: Chinese`` in the zh catalog: tells ``CardName`` the language."""
@@ -137,6 +139,41 @@ class CatBoxGuide(Guide[CatBoxState]):
             if shown.card not in too_hot
             for holders in shown.tokens
         )
+
+    def choices(self, state: CatBoxState, action_type: str) -> tuple[Mapping[str, Any], ...]:
+        """The dialogs' lists, only what the rules accept now: the boxes the player whose
+        turn it is may open; the slots the open roll meets (a slot taken by the
+        host's override is typed with its reason, and the dialog tries it with that
+        reason); the envy effects this roll may use; the tokens a player has on the
+        cards (the manual "take a token off" change, with its reason typed after)."""
+        if action_type not in self.allowed(state):
+            return ()
+        pid = state.current
+        candidates: list[tuple[Mapping[str, Any], Action]] = []
+        if pid is None:
+            return ()
+        if action_type == Open.type:
+            for card in state.openable(pid):
+                candidates.append(({"player": pid, "card": card}, Open(pid, card)))
+        elif action_type == Place.type and state.pending is not None:
+            pending = state.pending
+            check = state.check_roll(pending.player, pending.common, pending.rolled)
+            for card, slot in check.allowed:
+                fields = {"player": pid, "card": card, "slot": slot}
+                candidates.append((fields, Place(pid, card, slot)))
+        elif action_type == UseEnvy.type and state.pending is not None:
+            pending = state.pending
+            check = state.check_roll(pending.player, pending.common, pending.rolled)
+            for card in check.envy_cards:
+                candidates.append(({"player": pid, "card": card}, UseEnvy(pid, card)))
+        elif action_type == RemoveToken.type:
+            for shown in state.display:
+                for slot, holders in enumerate(shown.tokens, start=1):
+                    for holder in holders:
+                        fields = {"player": holder, "card": shown.card, "slot": slot}
+                        action = RemoveToken(holder, shown.card, slot, "-")
+                        candidates.append((fields, action))
+        return accepted(GAME.apply, state, candidates)
 
     def prompt(self, state: CatBoxState) -> Say:
         if not state.dealt:

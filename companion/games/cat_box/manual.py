@@ -17,6 +17,7 @@ from typing import Protocol, TypeVar
 from textual.screen import Screen
 
 from companion.games.cat_box.dialogs import CHOICE_KEYS
+from companion.games.cat_box.guide import GUIDE
 from companion.games.cat_box.rules import (
     AdjustTokens,
     CatBoxState,
@@ -114,10 +115,9 @@ async def _tokens(host: ManualHost, pid: str) -> Action | None:
 async def _remove(host: ManualHost, pid: str) -> Action | None:
     state = host.box
     spots = [
-        (d.card, n)
-        for d in state.display
-        for n, holders in enumerate(d.tokens, start=1)
-        if pid in holders
+        (str(item["card"]), int(item["slot"]))
+        for item in GUIDE.choices(state, RemoveToken.type)
+        if item["player"] == pid
     ]
     if not spots:
         host.say(_("{name} has no token on a card.").format(name=state.name(pid)), error=True)

@@ -32,6 +32,7 @@ from textual.widgets import DataTable, Static
 
 from companion.games.cat_box import prepare
 from companion.games.cat_box.dialogs import RollDialog, RollResult
+from companion.games.cat_box.guide import GUIDE
 from companion.games.cat_box.manual import ask_manual_change
 from companion.games.cat_box.render import (
     DIE_FACES,
@@ -290,7 +291,7 @@ class CatBoxScreen(GameScreen):
                 state.card(c).display_name(self.lang)
                 + paren(_("score {n}").format(n=state.card(c).score)),
             )
-            for i, c in enumerate(state.openable(pid), start=1)
+            for i, c in enumerate(offered_cards(state, Open.type), start=1)
         ]
         question = _("{name} opens which box?").format(name=state.name(pid))
         card = await self.ask(KeyChoiceDialog(question, choices))
@@ -304,10 +305,8 @@ class CatBoxScreen(GameScreen):
     async def action_envy(self) -> None:
         pid = self._player()
         state = self.box
-        check = state.pending_check()
-        assert check is not None
         choices = []
-        for i, card_id in enumerate(check.envy_cards, start=1):
+        for i, card_id in enumerate(offered_cards(state, UseEnvy.type), start=1):
             card = state.card(card_id)
             label = (
                 f"{card.display_name(self.lang)} {DIE_FACES[card.envy.pip - 1]}: "
@@ -329,6 +328,12 @@ class CatBoxScreen(GameScreen):
         action = await ask_manual_change(self)
         if action is not None:
             self.submit(action)
+
+
+def offered_cards(state: CatBoxState, action_type: str) -> list[str]:
+    """The cards a dialog offers for ``action_type``: the guide's ``choices``, only
+    what the rules accept now."""
+    return [str(item["card"]) for item in GUIDE.choices(state, action_type)]
 
 
 SCREEN = CatBoxScreen

@@ -5,6 +5,9 @@ Design decisions:
 * Each is straight-line ``await screen.ask(...)`` code run as one of the screen's
   workers; what it decides is submitted as one action (nothing is written while a
   question is open).
+* Every list comes from the guide's ``choices``: a dialog offers only what the rules
+  then accept (a press already void, a tie already settled, a player not in the tie
+  never appear).
 * Abort asks with the shared ``ConfirmDialog`` (only ``y`` says yes) and names what
   it discards. It stamps the time of the key, not of the answer; and a yes for a
   running attempt that ended while the question was open discards nothing: the
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from companion.games.meeple_circus import view
 from companion.games.meeple_circus.dialogs import abort_question
+from companion.games.meeple_circus.guide import GUIDE
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     HostPick,
@@ -63,8 +67,13 @@ async def abort(screen: MeepleCircusScreen) -> None:
 
 
 async def void(screen: MeepleCircusScreen) -> None:
+    offered = {item["index"] for item in GUIDE.choices(screen.circus, VoidPress.type)}
     rows = sorted(view.press_rows(screen.circus), key=lambda r: r.index)
-    rows = [r for r in rows if r.status not in ("voided", "discarded")][-len(CHOICE_KEYS) :]
+    rows = [r for r in rows if r.index in offered and r.status != "discarded"]
+    rows = rows[-len(CHOICE_KEYS) :]
+    if not rows:
+        screen.say(_("There is no press to void."), error=True)
+        return
     choices = [
         KeyChoice(
             CHOICE_KEYS[i],
@@ -87,6 +96,9 @@ async def settle(screen: MeepleCircusScreen) -> None:
     kind, _sep, what = verdict.undecided[0].partition(":")
     if kind == "press":
         j = verdict.presses[int(what)]
+        offered = GUIDE.choices(screen.circus, SettlePress.type)
+        if not any(item["index"] == j.index for item in offered):
+            return
         start = j.status == "uncertain-start"
         question = _(
             "Press #{n} by {name} was within {unc} of the music's {edge}. Did it count?"
@@ -104,7 +116,12 @@ async def settle(screen: MeepleCircusScreen) -> None:
         if choice is not None:
             screen.submit(SettlePress(j.index, counted=choice == "yes"))
         return
-    remaining = tuple(what.split(","))
+    tied = set(what.split(","))
+    groups = [item["order"] for item in GUIDE.choices(screen.circus, SettleTie.type)]
+    group = next((g for g in groups if set(g) == tied), None)
+    if group is None:
+        return
+    remaining: tuple[str, ...] = tuple(group)
     chosen: tuple[str, ...] = ()
     while len(remaining) > 1:
         question = _("Too close to call: who was first?") if not chosen else _("And next?")
@@ -120,7 +137,8 @@ async def host_pick(screen: MeepleCircusScreen) -> None:
     if pending is None:
         return
     question = _("Who becomes the first player?")
-    choice = await screen.ask(KeyChoiceDialog(question, player_choices(screen, pending.candidates)))
+    offered = tuple(item["player"] for item in GUIDE.choices(screen.circus, HostPick.type))
+    choice = await screen.ask(KeyChoiceDialog(question, player_choices(screen, offered)))
     if choice is not None:
         screen.submit(HostPick(choice))
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from companion.games.meeple_circus import panels
 from companion.games.meeple_circus.dialogs import ReviewDialog, ScoreDialog
+from companion.games.meeple_circus.guide import GUIDE
 from companion.games.meeple_circus.rules.actions import CorrectScore, ScorePlayer
 from companion.games.meeple_circus.rules.game import field_problems
 from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, ActScore
@@ -154,10 +155,11 @@ async def correct(screen: MeepleCircusScreen, pid: str | None = None) -> None:
     if act is None or state.phase not in ("evaluation", "end"):
         return
     if pid is None:
+        offered = {item["player"] for item in GUIDE.choices(state, CorrectScore.type)}
         choices = [
             KeyChoice(str(seat), p.id, p.name)
             for seat, p in enumerate(state.players, start=1)
-            if act.score_of(p.id) is not None
+            if p.id in offered
         ]
         pid = await screen.ask(KeyChoiceDialog(_("Correct whose evaluation?"), choices))
         if pid is None:

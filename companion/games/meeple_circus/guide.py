@@ -16,9 +16,12 @@ Design decisions:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
 
 from companion.games.meeple_circus.help_text import RULES_SUMMARY
+from companion.games.meeple_circus.rules import GAME
 from companion.games.meeple_circus.rules.actions import (
     AbortPerformance,
     ChooseFirstPlayer,
@@ -40,7 +43,7 @@ from companion.games.meeple_circus.rules.state import SPEED_TOKEN_ACTS, CircusSt
 from companion.games.meeple_circus.rules.timing import judge
 from companion.games.meeple_circus.units import NS_PER_S, format_elapsed, format_length
 from companion.rules.base import N_, Action, PlayerId
-from companion.rules.guide import Guide, Say, listing, say
+from companion.rules.guide import Guide, Say, accepted, listing, say
 
 BUILT_IN_TRACK_TITLES: dict[str, str] = {
     "big-top-march": N_("Big Top March"),
@@ -151,6 +154,45 @@ class MeepleCircusGuide(Guide[CircusState]):
             ):
                 tags.add(FinishPerformance.type)
         return tags
+
+    def choices(self, state: CircusState, action_type: str) -> tuple[Mapping[str, Any], ...]:
+        """The dialogs' lists, only what the rules accept now: a tied player for the
+        host's pick; a press to void; an uncertain press and its two answers; each
+        unsettled tie's players (the host orders them, and every order of exactly
+        those players is accepted); a scored player whose evaluation to correct, with
+        the evaluation saved (the form opens on it)."""
+        if action_type not in self.allowed(state):
+            return ()
+        candidates: list[tuple[Mapping[str, Any], Action]] = []
+        perf = state.performance
+        if action_type == HostPick.type and state.pending_pick is not None:
+            for pid in state.pending_pick.candidates:
+                candidates.append(({"player": pid}, HostPick(pid)))
+        elif action_type == VoidPress.type and perf is not None:
+            for i in range(len(perf.presses)):
+                candidates.append(({"index": i}, VoidPress(i)))
+        elif action_type == SettlePress.type and perf is not None:
+            for j in judge(perf, speed_tokens=False).presses:
+                for counted in (True, False):
+                    fields = {"index": j.index, "counted": counted}
+                    candidates.append((fields, SettlePress(j.index, counted)))
+        elif action_type == SettleTie.type and perf is not None:
+            for group in judge(perf, speed_tokens=False).order:
+                if len(group) > 1:
+                    candidates.append(({"order": group}, SettleTie(group)))
+        elif action_type == CorrectScore.type and state.act is not None:
+            for saved in state.act.scores:
+                action = CorrectScore(
+                    saved.player,
+                    saved.demands,
+                    saved.blue,
+                    saved.yellow,
+                    saved.red_heights,
+                    saved.guest_stars,
+                    saved.challenges,
+                )
+                candidates.append((asdict(action), action))
+        return accepted(GAME.apply, state, candidates)
 
     def why_not(self, state: CircusState, action_type: str) -> Say:
         perf = state.performance

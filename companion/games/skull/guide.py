@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, get_args
+
 from companion.games.skull.rules import (
+    GAME,
     Bid,
+    Face,
     LoseDisc,
     Pass,
     Place,
@@ -11,7 +16,7 @@ from companion.games.skull.rules import (
     TurnOver,
 )
 from companion.rules.base import N_, Action, PlayerId
-from companion.rules.guide import Guide, Say, say
+from companion.rules.guide import Guide, Say, accepted, say
 
 
 def _name(state: SkullState, seat: int | None) -> str:
@@ -51,6 +56,19 @@ class SkullGuide(Guide[SkullState]):
         if state.phase == "lose":
             return frozenset({LoseDisc.type})
         return frozenset()
+
+    def choices(self, state: SkullState, action_type: str) -> tuple[Mapping[str, Any], ...]:
+        """The "whose stack?" list of a turned disc: each owner and face the rules
+        accept now (the challenger's own stack first, no stack turned over already)."""
+        if action_type != TurnOver.type or action_type not in self.allowed(state):
+            return ()
+        faces: tuple[Face, ...] = get_args(Face)
+        candidates = [
+            ({"owner": p.id, "face": face}, TurnOver(p.id, face))
+            for p in state.players
+            for face in faces
+        ]
+        return accepted(GAME.apply, state, candidates)
 
     def turn(self, state: SkullState) -> PlayerId | None:
         return state.id_of(state.turn)

@@ -17,6 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from companion.games.skull import prepare
+from companion.games.skull.guide import GUIDE
 from companion.games.skull.render import banner, table
 from companion.games.skull.rules import Bid, Face, LoseDisc, Pass, Place, SkullState, TurnOver
 from companion.games.skull.view import skull_view
@@ -108,14 +109,13 @@ class SkullScreen(GameScreen):
         challenger = state.bidder
         if challenger is None:
             return
-        if state.placed[challenger] > state.turned_from(challenger):
-            owner = state.players[challenger].id  # their own stack first
+        offered = {item["owner"] for item in GUIDE.choices(state, TurnOver.type)}
+        if not offered:
+            return
+        if len(offered) == 1:
+            owner = next(iter(offered))  # their own stack first, or the one stack left
         else:
-            choices = [
-                (p.id, p.name)
-                for i, p in enumerate(state.players)
-                if i != challenger and state.turned_from(i) < state.placed[i]
-            ]
+            choices = [(p.id, p.name) for p in state.players if p.id in offered]
             question = _("Whose stack did the disc come from?")
             picked = await self.ask(ChoiceDialog(question, choices))
             if picked is None:

@@ -89,7 +89,7 @@ def test_roll_dialog_choices_normal_and_override() -> None:
     assert dialog.stage == "place" and dialog.rolled == [4, 4]  # the committed roll
     normal = {(card_id, slot) for _, card_id, slot in dialog.choices()}
     assert normal == {("c7", 1), ("c6", 2)}  # the pair; c6 slot 1 holds p1's token
-    dialog.stage = "override"
+    dialog.reason, dialog.stage = "table mistake", "override"  # as _ask_override sets them
     forced = {(card_id, slot) for _, card_id, slot in dialog.choices()}
-    assert forced == {("c7", 1), ("c7", 2), ("c6", 2)}
+    assert forced == {("c7", 1), ("c7", 2), ("c6", 2)}  # each tried with the reason
     assert [key for key, _, _ in dialog.choices()] == ["1", "2", "3"]
