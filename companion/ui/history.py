@@ -24,7 +24,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import DataTable, Header, Input, Label, Select
 
 from companion.games import GAMES
-from companion.i18n import N_, _, ngettext, set_game_domain
+from companion.i18n import N_, _, listing, ngettext, set_game_domain
 from companion.rules.names import MAX_NAME_CELLS, fit_name
 from companion.session.results import (
     HistoryFilter,
@@ -260,7 +260,7 @@ class HistoryScreen(Screen[None]):
         cells = {
             "date": lambda: when(res.started_at),
             "game": lambda: game_name(res.game, self.lang, res.title),
-            "players": lambda: fit_name(", ".join(fit_name(p.name) for p in res.players), others),
+            "players": lambda: fit_name(listing(fit_name(p.name) for p in res.players), others),
             "winners": lambda: fit_name(winners_text(res), winners),
             "scores": lambda: fit_name(scores_text(res), others),
             "duration": lambda: duration(res.duration_s),

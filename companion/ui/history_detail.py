@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from companion.games import find_game
-from companion.i18n import N_, _, set_game_domain
+from companion.i18n import N_, _, listing, set_game_domain
 from companion.rules.base import RuleError
 from companion.session.detail import Performance, SessionDetail, session_detail
 from companion.session.narrate import button_words, compact
@@ -37,6 +37,7 @@ from companion.ui.history_format import (
     when,
 )
 from companion.widgets.footer import KeyFooter
+from companion.widgets.outcome import outcome_sentence
 from companion.widgets.translate import translate_bindings
 from companion.widgets.wide_plot import WidePlot
 
@@ -133,13 +134,13 @@ class SessionDetailScreen(Screen[None]):
         style = {"finished": "green", "abandoned": "yellow"}.get(res.status, "cyan")
         text.append(status_label(res.status), style=f"bold {style}")
         text.append(
-            "\n" + _("Players: {names}").format(names=", ".join(p.name for p in d.row.players))
+            "\n" + _("Players: {names}").format(names=listing(p.name for p in d.row.players))
         )
         opts = options_text(res.game, d.row.options) if d.row.options else ""
         if opts:  # Shadow Cats' options all left out (as the form shows them): no line
             text.append("\n" + _("Options: {options}").format(options=opts), style="dim")
         if d.outcome is not None:
-            text.append("\n" + d.outcome.render(_), style="bold green")
+            text.append("\n" + outcome_sentence(d.row.players, d.outcome), style="bold green")
         if d.error:
             text.append(
                 "\n"

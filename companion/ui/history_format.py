@@ -13,7 +13,7 @@ from datetime import tzinfo
 from typing import Any
 
 from companion.games import GAMES, find_game
-from companion.i18n import N_, _, game_domain
+from companion.i18n import N_, _, game_domain, listing
 from companion.rules.base import RuleError
 from companion.rules.names import fit_name
 from companion.session.results import SessionResult, local_time
@@ -97,7 +97,7 @@ def progress_label(label: str) -> str:
             out.append(_(PROGRESS_WORDS[match.group(1).lower()]).format(n=match.group(2)))
         else:
             out.append(_(part))
-    return ", ".join(out)
+    return listing(out)
 
 
 def when(iso: str, tz: tzinfo | None = None) -> str:
@@ -137,7 +137,7 @@ def winners_text(res: SessionResult) -> str:
         return _("abandoned")
     if not res.finished:
         return _("unfinished")
-    return ", ".join(fit_name(p.name) for p in res.winners)
+    return listing(fit_name(p.name) for p in res.winners)
 
 
 def scores_text(res: SessionResult) -> str:

@@ -19,7 +19,7 @@ from textual.widgets import Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion.games import GAMES, find_game
-from companion.i18n import N_, _, set_game_domain
+from companion.i18n import N_, _, listing, paren, set_game_domain
 from companion.rules.names import fit_name
 from companion.session.demo import is_demo
 from companion.session.results import session_title
@@ -42,14 +42,14 @@ MIN_COLUMN = 6
 
 
 def player_names(row: SessionRow) -> str:
-    return ", ".join(fit_name(p.name) for p in row.players)
+    return listing(fit_name(p.name) for p in row.players)
 
 
 def winner_names(row: SessionRow) -> str:
     if not row.outcome:
         return ""
     ids = set(row.outcome.get("winners", []))
-    return ", ".join(fit_name(p.name) for p in row.players if p.id in ids)
+    return listing(fit_name(p.name) for p in row.players if p.id in ids)
 
 
 def last_seq_text(store: Store, session_id: str) -> str:
@@ -519,8 +519,8 @@ class ResumeDialog(ChoiceDialog):
             (
                 row.id,
                 f"{short_time(row.started_at)}  "
-                f"{game_name(row.game, lang, session_title(row.game, row.options))}  "
-                f"({player_names(row)})",
+                f"{game_name(row.game, lang, session_title(row.game, row.options))}"
+                + paren(player_names(row)),
             )
             for row in sessions
         ]

@@ -12,7 +12,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from companion.i18n import _
+from companion.i18n import _, listing
 from companion.rules.base import Player, competition_ranks
 from companion.session.follow import Snapshot
 from companion.session.store import Entry
@@ -43,7 +43,7 @@ def describe_entry(entry: Entry, players: tuple[Player, ...], undone: frozenset[
         text = str(entry.payload.get("type", "?"))
         names = list(dict.fromkeys(_mentioned(entry.payload, by_id)))
         if names:
-            text += " · " + ", ".join(names)
+            text += " · " + listing(names)
         if entry.seq in undone:
             text += " " + _("(undone)")
     return f"#{entry.seq} {text}"

@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from companion.i18n import _
 from companion.rules.base import Player
 from companion.session.follow import Snapshot
+from companion.widgets.outcome import outcome_sentence
 
 
 class BoardView(Vertical):
@@ -57,4 +58,4 @@ class BoardView(Vertical):
         outcome = self.snapshot.outcome
         if outcome is None:
             return ""
-        return "🏆 " + _("Game over") + " — " + outcome.render(_)
+        return "🏆 " + _("Game over") + " — " + outcome_sentence(self.players, outcome)

@@ -26,9 +26,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import replace
-from string import Formatter
-from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar, cast
 
 from rich.text import Text
@@ -50,6 +47,7 @@ from companion.session.store import StoreError, db_problem
 from companion.widgets.footer import KeyFooter
 from companion.widgets.host import HostApp
 from companion.widgets.log_panel import LogPanel
+from companion.widgets.outcome import names_itself, outcome_sentence, winner_names
 from companion.widgets.translate import translate_bindings
 
 T = TypeVar("T")
@@ -390,12 +388,8 @@ def end_banner(players: Sequence[Player], outcome: Outcome) -> str:
     convention of every game's ``outcome``): the banner fills that field with the
     winners in seat order and adds nothing. Any other summary gets "Winners: A, B"
     after it. Before, both happened and every winner was named twice."""
-    winners = set(outcome.winners)
-    names = ", ".join(p.name for p in players if p.id in winners)
-    fields = {field for _lit, field, _spec, _conv in Formatter().parse(outcome.summary) if field}
-    if "names" in fields:
-        outcome = replace(outcome, params=MappingProxyType({**outcome.params, "names": names}))
-    text: str = "🏆 " + _("Game over") + " — " + outcome.render(_)
-    if names and "names" not in fields:
+    names = winner_names(players, outcome)
+    text: str = "🏆 " + _("Game over") + " — " + outcome_sentence(players, outcome)
+    if names and not names_itself(outcome):
         text += "  ·  " + _("Winners: {names}").format(names=names)
     return text

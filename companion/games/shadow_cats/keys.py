@@ -16,7 +16,7 @@ from textual.widgets import DataTable
 from companion.games.shadow_cats.rules.actions import Identity
 from companion.games.shadow_cats.rules.state import ShadowState
 from companion.games.shadow_cats.rules.words import IDENTITY_WORDS
-from companion.i18n import _
+from companion.i18n import _, listing
 from companion.widgets.dialogs import ChoiceDialog, ReasonDialog
 from companion.widgets.game_screen import GameScreen
 
@@ -70,7 +70,7 @@ class ShadowKeys(GameScreen):
         self.say(
             _("Not for {player}: select one of {names}.").format(
                 player=self._pname(self._selected()),
-                names=", ".join(self._pname(p) for p in players),
+                names=listing(self._pname(p) for p in players),
             ),
             error=True,
         )

@@ -24,7 +24,7 @@ from companion.games.shadow_cats.rules.roster import Character, Roster
 from companion.games.shadow_cats.rules.state import ShadowState
 from companion.games.shadow_cats.rules.words import word
 from companion.rules.base import N_, PlayerId
-from companion.rules.guide import Say, say
+from companion.rules.guide import Say, listing, say
 from companion.rules.names import fit_name
 
 COLOURS = {
@@ -369,7 +369,7 @@ def _victory(state: ShadowState, names: dict[str, str]) -> Say | None:
     if state.phase != "ended" or won is None:
         return None
     if won.kind == "neutral":
-        return say(N_("Neutral win: {names}."), names=", ".join(names[p] for p in won.neutrals))
+        return say(N_("Neutral win: {names}."), names=listing([names[p] for p in won.neutrals]))
     if won.team == "red":
         return Say(N_("Every Blue character is dead: the Red team wins."))
     return Say(N_("Every Red character is dead: the Blue team wins."))

@@ -77,6 +77,7 @@ from companion.rules.base import (
     check_player_count,
     player_by_id,
 )
+from companion.rules.guide import listing
 
 MIN_PLAYERS = 5
 MAX_PLAYERS = 10
@@ -435,7 +436,7 @@ class Meowfia(Game[MeowfiaState]):
         if target.id not in ballot.candidates:
             raise IllegalActionError(
                 N_("This revote is among {names} only."),
-                names=", ".join(state.name(c) for c in ballot.candidates),
+                names=listing([state.name(c) for c in ballot.candidates]),
             )
         return self._cast(state, ballot, voter, target.id)
 

@@ -94,6 +94,7 @@ from companion.rules.base import (
     check_player_count,
     player_by_id,
 )
+from companion.rules.guide import listing
 
 DECK_SIZE = 12
 """Weapons (and armours) in the equipment deck."""
@@ -957,7 +958,7 @@ def _final(state: ShadowState, action: FinalIdentities) -> ShadowState:
     if missing:
         raise Illegal(
             N_("Enter the identity of {players} too."),
-            players=", ".join(_name(state, p) for p in missing),
+            players=listing([_name(state, p) for p in missing]),
         )
     seats = tuple(replace(s, identity=given.get(s.player, s.identity)) for s in state.seats)
     assert state.counts is not None
