@@ -117,7 +117,7 @@ async def test_names_are_shown_as_typed_not_as_markup(tmp_path: Path) -> None:
         await pilot.pause()
         home = app.screen
         assert isinstance(home, HomeScreen)
-        assert "[b]Ann[/b], 大伟" in _rows(home, "#unfinished")[0]
+        assert "[b]Ann[/b]、大伟" in _rows(home, "#unfinished")[0]  # the Chinese list
 
 
 def test_columns_line_up_in_cells_for_chinese_names() -> None:

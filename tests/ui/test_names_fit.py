@@ -156,4 +156,4 @@ async def test_history_shows_the_winner_whole_at_80_columns(tmp_path: Path) -> N
         await pilot.pause()
         await pilot.pause()
         shown = visible_text(app)
-        assert "小明小明小明小…, 美美美美美美美美" in shown, shown  # both winners
+        assert "小明小明小明小…、美美美美美美美美" in shown, shown  # both winners, a Chinese list

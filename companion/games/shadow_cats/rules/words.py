@@ -35,7 +35,11 @@ _BY_KEY = {
 
 
 def word(key: str, value: Any, gettext: Callable[[str], str] | None = None) -> Any:
-    """The display word for a parameter ``key`` holding an id, else ``value`` unchanged."""
+    """The display word for a parameter ``key`` holding an id; a sentence (a guide's
+    ``Say``, e.g. a ``listing`` of names) rendered in the same language; else ``value``
+    unchanged."""
+    if callable(getattr(value, "render", None)):
+        return value.render(gettext)
     table = _BY_KEY.get(key)
     if table is None or not isinstance(value, str) or value not in table:
         return value
