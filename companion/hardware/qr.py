@@ -10,8 +10,6 @@ rendering serves the terminal and the browser.
 
 from __future__ import annotations
 
-import segno
-
 QR_STYLE = "#000000 on #ffffff"
 QUIET = 2
 """Modules of white around the code (the standard asks 4; 2 scans fine on a screen
@@ -20,6 +18,8 @@ and keeps the code small)."""
 
 def qr_lines(text: str) -> list[str]:
     """The code as lines of half-blocks (dark = the foreground colour)."""
+    import segno  # loaded when a code is first drawn, not with every screen that may draw one
+
     code = segno.make(text, error="m", boost_error=False)
     rows = [[bool(m) for m in row] for row in code.matrix]
     width = len(rows[0]) + 2 * QUIET

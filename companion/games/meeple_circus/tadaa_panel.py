@@ -35,7 +35,7 @@ import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -50,12 +50,13 @@ from companion.hardware.feed import PressFeed
 from companion.hardware.hid import HidSource
 from companion.hardware.hid import for_config as hid_for_config
 from companion.hardware.link import DevicePress, TadaaHub, link_views
-from companion.hardware.phones import DEFAULT_PORT, PhonePress, PhoneServer, Seat
 from companion.i18n import _, current_language
 from companion.session.live import LiveSession
 from companion.session.store import Entry, StoreError
 from companion.widgets.device_status import DeviceStatusLine
-from companion.widgets.phones import render_phones
+
+if TYPE_CHECKING:  # the phones' server (aiohttp, QR codes) loads when phones go on
+    from companion.hardware.phones import PhonePress, PhoneServer, Seat
 
 REFRESH_S = 0.25
 
@@ -301,6 +302,8 @@ class TadaaPanel(Vertical):
     # ------------------------------------------------------------------ phones
 
     def _seats(self) -> list[Seat]:
+        from companion.hardware.phones import Seat
+
         return [Seat(p.id, p.name, p.colour) for p in self.session.players]
 
     def toggle_phones(self) -> None:
@@ -312,6 +315,8 @@ class TadaaPanel(Vertical):
             self.app.notify(_("Phones are off."))
             self.refresh_panel()
             return
+        from companion.hardware.phones import DEFAULT_PORT, PhoneServer
+
         host = os.environ.get("COMPANION_PHONES_HOST", "0.0.0.0")
         token, placed = phones_memory(self.session.entries)
         try:
@@ -360,6 +365,8 @@ class TadaaPanel(Vertical):
         if self.phones is None:
             line.update("")
             return
+        from companion.widgets.phones import render_phones
+
         names = {p.id: p.name for p in self.session.players}
         statuses = self.phones.status()
         text = render_phones(statuses, names)
