@@ -38,6 +38,7 @@ from companion.hardware.hid import short_id
 from companion.i18n import _
 from companion.rules.base import Outcome, Player, PlayerId
 from companion.rules.names import MAX_NAME_CELLS, fit_name
+from companion.widgets.outcome import outcome_sentence
 
 PLAYER_KEYS = ("1", "2", "3", "4", "5")
 """One key per seat: a player's Tadaa! (and their pick in other phases)."""
@@ -352,7 +353,7 @@ def final_view(state: CircusState, outcome: Outcome | None) -> Group:
             *per_act,
             Text(str(totals[pid]), style="bold"),
         )
-    message = Text(outcome.render(_) if outcome else "", style="bold")
+    message = Text(outcome_sentence(state.players, outcome) if outcome else "", style="bold")
     return Group(table, Text(), message)
 
 

@@ -656,3 +656,28 @@ def test_a_refusal_lists_names_in_the_shown_language_s_punctuation() -> None:
     assert "still building: Bo, Eve." in refused.value.render()
     zh = refused.value.render(catalog("zh", "meeple_circus").gettext)
     assert "Bo、Eve" in zh and ", " not in zh, zh
+
+
+def test_a_shared_win_names_both_winners_in_the_languages_list() -> None:
+    """The final standings' sentence names a shared win as the shown language lists
+    names (``A、B`` in Chinese; the rules join them with an ASCII comma)."""
+    import io
+
+    from rich.console import Console
+
+    from companion.games.meeple_circus.panels import final_view
+    from companion.i18n import set_language
+
+    t = _evaluating(3)
+    before = t.state.totals()
+    top = max(before.values())
+    t.score_all({"p1": 50 + top - before["p1"], "p2": 50 + top - before["p2"]})
+    outcome = GAME.outcome(t.state)
+    assert outcome is not None and outcome.winners == ("p1", "p2")
+    try:
+        set_language("zh")
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(final_view(t.state, outcome))
+        assert "A、B" in console.export_text()
+    finally:
+        set_language("en")
