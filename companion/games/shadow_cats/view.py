@@ -227,6 +227,8 @@ def _notice_param(key: str, value: object, names: dict[str, str]) -> object:
     """A notice's player ids as names, its game words (locations…) as words to translate."""
     if key in ("player", "target") and isinstance(value, str):
         return names.get(value, value)
+    if isinstance(value, Say):  # a list of names: rendered in the shown language
+        return value
     english = word(key, value)
     return Say(english) if isinstance(english, str) and english != value else value
 

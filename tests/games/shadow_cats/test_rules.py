@@ -850,3 +850,24 @@ def test_bad_setup_changes_nothing():
         GAME.apply(state, replace(setup_action(5), red=9))
     assert state.phase == "setup" and state.roster is None
     assert isinstance(setup_action(5), Setup)
+
+
+def test_two_neutrals_declared_together_are_listed_in_the_languages_list():
+    """The notice of a shared Neutral win lists the players as the shown language
+    lists names (``Cy、Ed`` in Chinese; the rules had joined them with ", ")."""
+    from companion.games.shadow_cats.view import build
+    from companion.i18n import _, set_language
+
+    state = placed(
+        ["warp", "kingdom", "kingdom", "kingdom", "kingdom", "kingdom"], counts=(2, 2, 2)
+    )
+    state = apply(state, DeclareNeutralWin(("p3", "p5"), "both conditions met"))
+    try:
+        set_language("zh")
+        shown = [n.render(_) for n in build(state, "zh").notices]
+        assert any("Cy、Ed" in line for line in shown), shown
+        set_language("en")
+        shown = [n.render(_) for n in build(state, "en").notices]
+        assert any("Cy, Ed" in line for line in shown), shown
+    finally:
+        set_language("en")

@@ -932,7 +932,7 @@ def _declare(state: ShadowState, action: DeclareNeutralWin) -> ShadowState:
         notices=(
             _notice(
                 N_("Neutral win declared: {names}."),
-                names=", ".join(_name(state, pid) for pid in action.players),
+                names=listing([_name(state, pid) for pid in action.players]),
             ),
         ),
     )
