@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, listing
 from companion.widgets.translate import translate_bindings
 
 
@@ -70,7 +70,7 @@ class KeyChoiceDialog(ModalScreen[str | None]):
                 return
         if event.is_printable and event.character:  # a wrong answer: say so, keep asking
             event.stop()
-            keys = ", ".join(c.key_label for c in self.choices)
+            keys = listing(c.key_label for c in self.choices)
             self.query_one("#key-choice-error", Label).update(
                 _("{key} is not one of the answers: press {keys} or escape.").format(
                     key=event.character, keys=keys

@@ -39,6 +39,8 @@ async def test_a_wrong_key_is_named_and_the_dialog_stays(tmp_path, lang):
         assert app.screen is dialog  # still asking
         said = str(dialog.query_one("#key-choice-error", Label).render())
         assert "x" in said and all(c.key_label in said for c in dialog.choices)
+        first, second = (c.key_label for c in dialog.choices[:2])
+        assert (f"{first}、{second}" if lang == "zh" else f"{first}, {second}") in said
         wanted = catalog(lang).gettext("{key} is not one of the answers: press {keys} or escape.")
         assert wanted.split("{")[0].strip() == "" or wanted.split("{")[0].strip() in said
         assert missing_characters(said, visible_text(app)) == ""
