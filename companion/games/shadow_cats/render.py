@@ -26,7 +26,7 @@ from companion.games.shadow_cats.view import (
     colour_hex,
     colour_word,
 )
-from companion.i18n import N_, _
+from companion.i18n import N_, _, paren
 from companion.rules.guide import Say
 from companion.rules.names import fit_name
 
@@ -111,7 +111,7 @@ def cell_name(cell: Cell, compact: bool) -> str:
     """The slot's location (with its 2d6 sums when there is room for them)."""
     sums = "/".join(str(s) for s in cell.sums)
     name = location_label(cell.location) if cell.location else text(cell.where)
-    return f"{name} ({sums})" if sums and not compact else name
+    return name + paren(sums) if sums and not compact else name
 
 
 def cell_panel(cell: Cell, width: int, compact: bool, inside: bool = False) -> Panel:
