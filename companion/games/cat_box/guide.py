@@ -34,7 +34,7 @@ from companion.games.cat_box.rules import (
     UseEnvy,
 )
 from companion.rules.base import N_, Action, PlayerId
-from companion.rules.guide import Guide, Say, accepted, say
+from companion.rules.guide import Guide, Say, accepted, listing, say
 
 LANGUAGE_PROBE = N_("card names: English")
 """Translated as ``card names: Chinese`` in the zh catalog: tells ``CardName`` the language."""
@@ -59,9 +59,8 @@ def card_name(state: CatBoxState, card_id: str) -> CardName:
 
 
 def card_names(state: CatBoxState, card_ids: Sequence[str]) -> Say:
-    """Several card names, comma-separated, each in the shown language."""
-    template = ", ".join(f"{{c{i}}}" for i in range(len(card_ids)))
-    return Say(template, {f"c{i}": card_name(state, c) for i, c in enumerate(card_ids)})
+    """Several card names, each in the shown language, listed in its punctuation."""
+    return listing([card_name(state, c) for c in card_ids])
 
 
 def dice(values: Sequence[int]) -> str:
@@ -237,7 +236,7 @@ class CatBoxGuide(Guide[CatBoxState]):
     def describe(self, action: Action, before: CatBoxState, after: CatBoxState) -> Say:
         text = self._describe(action, before, after)
         if after.ended is not None and before.ended is None:
-            names = ", ".join(after.name(p) for p in after.winners)
+            names = listing([after.name(p) for p in after.winners])
             end = (
                 say(N_("{names} reach 20 points and win."), names=names)
                 if after.ended is Termination.INSTANT_WIN

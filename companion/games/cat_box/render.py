@@ -135,8 +135,9 @@ def status_text(status: Status) -> Text:
 
 
 def won_text(won: Sequence[WonCard], lang: str, cells: int | None = None) -> str:
-    """``Orange cat(3), Popo cat(4)``, cut with ``…`` to ``cells`` when given."""
-    text = ", ".join(f"{c.name.text(lang)}({c.score})" for c in won) or "–"
+    """``Orange cat(3), Popo cat(4)`` (``橘猫（3）、波波猫（4）``), cut with ``…`` to
+    ``cells`` when given."""
+    text = listing(c.name.text(lang) + paren(c.score).lstrip() for c in won) or "–"
     return text if cells is None else fit_name(text, cells)
 
 
@@ -193,7 +194,7 @@ def check_lines(
             out.append(
                 " "
                 + _("Retired players gain 1: {names}.").format(
-                    names=", ".join(state.name(p) for p in retired)
+                    names=listing(state.name(p) for p in retired)
                 ),
                 style="yellow",
             )
@@ -227,13 +228,13 @@ def check_lines(
 def _slot_lines(state: CatBoxState, check: RollCheck, lang: str) -> Text:
     out = Text()
     if check.met:
-        met = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.met)
+        met = listing(f"{state.card(c).display_name(lang)} {n}" for c, n in check.met)
         out.append(_("The dice meet: {slots}").format(slots=met))
     else:
         out.append(_("The dice meet no slot."), style="dim")
     out.append("\n")
     if check.allowed:
-        allowed = ", ".join(f"{state.card(c).display_name(lang)} {n}" for c, n in check.allowed)
+        allowed = listing(f"{state.card(c).display_name(lang)} {n}" for c, n in check.allowed)
         out.append(_("A token may go on: {slots}").format(slots=allowed), style="green")
     elif check.may_place:
         out.append(_("No slot takes a token now."), style="dim")
@@ -243,8 +244,8 @@ def _slot_lines(state: CatBoxState, check: RollCheck, lang: str) -> Text:
 def notice_text(state: CatBoxState, notice: Notice, lang: str) -> Text | None:
     """One line for something the last action did (the round and event banners)."""
     who = state.name(notice.player) if notice.player else ""
-    others = ", ".join(state.name(p) for p in notice.others)
-    cards = ", ".join(state.card(c).display_name(lang) for c in notice.cards)
+    others = listing(state.name(p) for p in notice.others)
+    cards = listing(state.card(c).display_name(lang) for c in notice.cards)
     kind = notice.kind
     if kind == "round-started":
         return Text(

@@ -93,3 +93,20 @@ def test_roll_dialog_choices_normal_and_override() -> None:
     forced = {(card_id, slot) for _, card_id, slot in dialog.choices()}
     assert forced == {("c7", 1), ("c7", 2), ("c6", 2)}  # each tried with the reason
     assert [key for key, _, _ in dialog.choices()] == ["1", "2", "3"]
+
+
+def test_the_rolls_slots_and_won_cards_are_listed_in_chinese(zh: None) -> None:
+    """``骰子满足：橘猫 1、橘猫 2`` and ``橘猫（3）、…``: the lists of slots and of won
+    cards read as Chinese lists (they were joined with an ASCII ", " and "(3)")."""
+    from companion.games.cat_box.render import won_text
+    from companion.games.cat_box.view import WonCard
+
+    cards = card_set(card("c7", 17, ("pair", "has:6")))
+    state = play(dealt(cards=cards), Roll("p1", (6, 6, 1), (4, 4)))
+    check = state.pending_check()
+    assert check is not None and len(check.met) >= 2
+    lines = str(check_lines(state, check, "zh"))
+    assert "C7 1、C7 2" in lines, lines
+    shown = card_view(state, "c7")
+    won = [WonCard(shown.name, 3), WonCard(shown.name, 4)]
+    assert won_text(won, "zh") == f"{shown.name.text('zh')}（3）、{shown.name.text('zh')}（4）"
