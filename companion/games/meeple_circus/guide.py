@@ -69,13 +69,14 @@ STATUS_WORDS = {
 """What a press counts as, in words (one place: the guide, the screen and the board)."""
 
 
-def names(state: CircusState, pids: Sequence[PlayerId]) -> str:
+def names(state: CircusState, pids: Sequence[PlayerId]) -> Say:
+    """The players as a list in the shown language (``Ann, Bo`` / ``安、波``)."""
     by_id = {p.id: p.name for p in state.players}
-    return ", ".join(by_id.get(pid, pid) for pid in pids)
+    return listing([by_id.get(pid, pid) for pid in pids])
 
 
 def name(state: CircusState, pid: PlayerId | None) -> str:
-    return names(state, (pid,)) if pid is not None else ""
+    return {p.id: p.name for p in state.players}.get(pid, pid) if pid is not None else ""
 
 
 class MeepleCircusGuide(Guide[CircusState]):
@@ -480,13 +481,15 @@ def file_title(track: str) -> str:
     return stem if dot and stem else name
 
 
-def names_of_undecided(state: CircusState, undecided: Sequence[str]) -> str:
-    """``press:3`` / ``tie:p1,p2`` as the host reads them: ``#4`` / ``Ann, Bo``."""
-    parts = []
-    for item in undecided:
+def names_of_undecided(state: CircusState, undecided: Sequence[str]) -> Say:
+    """``press:3`` / ``tie:p1,p2`` as the host reads them: ``#4`` / ``Ann, Bo``; several
+    of them ``#4; Ann, Bo`` (``#4；安、波`` in Chinese)."""
+    out: Say = Say("")
+    for number, item in enumerate(undecided):
         kind, _sep, what = item.partition(":")
-        parts.append(f"#{int(what) + 1}" if kind == "press" else names(state, what.split(",")))
-    return "; ".join(parts)
+        part = say("#{n}", n=int(what) + 1) if kind == "press" else names(state, what.split(","))
+        out = part if number == 0 else say(N_("{first}; {then}"), first=out, then=part)
+    return out
 
 
 GUIDE = MeepleCircusGuide()

@@ -681,3 +681,20 @@ def test_a_shared_win_names_both_winners_in_the_languages_list() -> None:
         assert "A、B" in console.export_text()
     finally:
         set_language("en")
+
+
+def test_the_guides_lists_of_players_read_as_chinese_lists() -> None:
+    """The host pick's "Tie for the fewest points between {names}" and the speed
+    tokens' "settle {what} first" list players with 、 and items with ； in Chinese."""
+    from companion.games.meeple_circus.guide import names, names_of_undecided
+    from companion.i18n import _, set_language
+
+    state = Table.of("A", "B", "C").state
+    try:
+        set_language("zh")
+        assert names(state, ("p1", "p2")).render(_) == "A、B"
+        assert names_of_undecided(state, ("press:3", "tie:p1,p2")).render(_) == "#4；A、B"
+        set_language("en")
+        assert names_of_undecided(state, ("press:3", "tie:p1,p2")).render(_) == "#4; A, B"
+    finally:
+        set_language("en")
