@@ -235,6 +235,8 @@ def run_companion(
                 if profiler is not None:
                     profiler.disable()
                     pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+                    if os.environ.get("KEY_TO_PAINT_PROFILE"):
+                        profiler.dump_stats(os.environ["KEY_TO_PAINT_PROFILE"])
                 app.exit()
 
             app.run(headless=True, size=size, auto_pilot=drive)

@@ -158,7 +158,13 @@ class MeowfiaScreen(GameScreen):
         self.query_one("#mf-seats", Static).update(panels.seats(view))
         self.query_one("#mf-status", Static).update(panels.status_line(view))
         self.query_one("#mf-order", Static).update(panels.order(view.questioning))
-        self.set_class(phase == "reckoning", "-reckoning")
+        # The reckoning gives the vote grid the room: three widgets shown or hidden
+        # directly (a screen class, ``-reckoning``, restyled every node of the screen at
+        # each ballot opened or undone: ~115 style applications for one change).
+        reckoning = phase == "reckoning"
+        self.query_one("#mf-top").display = not reckoning
+        self.query_one("#mf-order").display = not reckoning
+        self.query_one("#mf-status").display = reckoning
         now, steps = panels.narration(view, self.prompt_step)
         self.query_one("#mf-prompt", Static).update(now)
         self.query_one("#mf-steps", Static).update(steps or "")
