@@ -177,11 +177,22 @@ class HistoryScreen(Screen[None]):
             player_names(self.store), case_sensitive=False
         )
         self.reload()
+        self._fresh = True
         table.focus()
+
+    _fresh = False
+    """The table was just filled by ``on_mount``: the resume Textual sends right after
+    the mount need not query and fill it again (it did: two first pages per open)."""
 
     def on_screen_resume(self) -> None:
         set_game_domain(None)  # sessions of every game are listed
+        if self._fresh:
+            self._fresh = False
+            return
         self.reload()
+
+    def on_screen_suspend(self) -> None:
+        self._fresh = False  # covered (a dialog, a session): the next resume reads the store
 
     def on_resize(self) -> None:
         changed = self._set_columns()

@@ -85,3 +85,35 @@ async def test_home_lists_the_sessions_once_at_start(
         assert isinstance(app.screen, HomeScreen)
         assert "active" in listings
         assert app.screen.query_one("#unfinished").option_count == 1  # type: ignore[attr-defined]
+
+
+async def test_history_queries_its_first_page_once_when_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """History filled its table on mount and again on the resume Textual sends right
+    after it: two queries of the first page (and two fills of 100 rows) per open."""
+    import companion.ui.history as history
+    from companion.ui.history import HistoryScreen
+
+    pages: list[int] = []
+    query = history.query_results
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        pages.append(kwargs.get("offset", 0))
+        return query(*args, **kwargs)
+
+    monkeypatch.setattr(history, "query_results", counted)
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert pages == [0], pages
+        # Back from a dialog or a session, History reads the store again.
+        app.push_screen(HomeScreen())
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        assert pages == [0, 0], pages
