@@ -40,7 +40,7 @@ from companion.games.cat_box.guide import GUIDE
 from companion.games.cat_box.render import check_lines, condition_label, dice_text
 from companion.games.cat_box.rules import GAME, CatBoxState, Place, Roll, RollCheck
 from companion.i18n import N_, _, paren
-from companion.rules.base import RuleError
+from companion.rules.guide import accepted
 from companion.widgets.dialogs import ReasonDialog
 from companion.widgets.translate import translate_bindings
 
@@ -135,11 +135,13 @@ class RollDialog(ModalScreen[RollResult | None]):
             return []
         if self.stage == "override":
             # Every slot the rules take with the host's reason (tried, not guessed).
-            slots = [
-                (d.card, n)
+            tried = [
+                ({"card": d.card, "slot": n}, Place(self.player, d.card, n, self.reason))
                 for d in self.state.display
                 for n in range(1, len(d.tokens) + 1)
-                if self._takes(Place(self.player, d.card, n, self.reason))
+            ]
+            slots = [
+                (str(f["card"]), int(f["slot"])) for f in accepted(GAME.apply, self.state, tried)
             ]
         else:
             slots = [
@@ -147,13 +149,6 @@ class RollDialog(ModalScreen[RollResult | None]):
                 for item in GUIDE.choices(self.state, Place.type)
             ]
         return [(key, card, slot) for key, (card, slot) in zip(CHOICE_KEYS, slots, strict=False)]
-
-    def _takes(self, action: Place) -> bool:
-        try:
-            GAME.apply(self.state, action)
-        except RuleError:
-            return False
-        return True
 
     def say(self, message: str) -> None:
         """A problem with what was typed, on the line under the dice (until the next key)."""

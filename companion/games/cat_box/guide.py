@@ -145,12 +145,10 @@ class CatBoxGuide(Guide[CatBoxState]):
         host's override is typed with its reason, and the dialog tries it with that
         reason); the envy effects this roll may use; the tokens a player has on the
         cards (the manual "take a token off" change, with its reason typed after)."""
-        if action_type not in self.allowed(state):
-            return ()
         pid = state.current
-        candidates: list[tuple[Mapping[str, Any], Action]] = []
-        if pid is None:
+        if pid is None or action_type not in self.allowed(state):
             return ()
+        candidates: list[tuple[Mapping[str, Any], Action]] = []
         if action_type == Open.type:
             for card in state.openable(pid):
                 candidates.append(({"player": pid, "card": card}, Open(pid, card)))

@@ -61,13 +61,16 @@ class MeowfiaTesting(GameTesting[MeowfiaState]):
         self, game: Game[MeowfiaState], state: MeowfiaState, rng: random.Random
     ) -> Action | None:
         """Mostly what a host would enter next (the game moves on), sometimes anything."""
-        progress = [a for a in _progress(state, rng) if accepts(game, state, a)]
+        progress = [a for a in progress_actions(state, rng) if accepts(game, state, a)]
         if progress and rng.random() < 0.85:
             return rng.choice(progress)
         return super().random_step(game, state, rng)
 
 
-def _progress(state: MeowfiaState, rng: random.Random) -> list[Action]:
+def progress_actions(state: MeowfiaState, rng: random.Random, abstain: float = 0.0) -> list[Action]:
+    """Moves that push the game forward, as a host would enter them next; a voter
+    with someone to point at abstains with probability ``abstain`` (the tests' random
+    games use 0.1; the random stream is untouched at 0)."""
     ids = [p.id for p in state.players]
     if state.phase == "setup":
         sheriff = rng.choice(ids)
@@ -95,7 +98,9 @@ def _progress(state: MeowfiaState, rng: random.Random) -> list[Action]:
             return []
         voter = rng.choice(waiting)
         targets = [c for c in ballot.candidates if c != voter]
-        return [Vote(voter, rng.choice(targets))] if targets else [Abstain(voter)]
+        if not targets or (abstain and rng.random() < abstain):
+            return [Abstain(voter)]
+        return [Vote(voter, rng.choice(targets))]
     hidden = [pid for pid in state.hidden if pid != state.undercover]
     return [Identify(rng.choice(hidden))] if hidden and state.undercover is None else []
 

@@ -106,9 +106,6 @@ class SkullScreen(GameScreen):
         if self.refuse("turn"):
             return
         state = self.skull
-        challenger = state.bidder
-        if challenger is None:
-            return
         offered = {item["owner"] for item in GUIDE.choices(state, TurnOver.type)}
         if not offered:
             return

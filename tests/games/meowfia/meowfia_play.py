@@ -27,6 +27,7 @@ from companion.games.meowfia.rules import (
     Timer,
     Vote,
 )
+from companion.games.meowfia.testing import progress_actions as testing_progress
 from companion.rules.base import Action, seat_players
 from companion.session.live import LiveSession
 
@@ -84,37 +85,9 @@ def everyone_votes(
 
 
 def progress_actions(state: MeowfiaState, rnd: random.Random) -> list[Action]:
-    """Legal-looking moves that push the game forward (what a host would enter)."""
-    ids = [p.id for p in state.players]
-    if state.phase == "setup":
-        sheriff = rnd.choice(ids)
-        return [Start(sheriff, rnd.choice([i for i in ids if i != sheriff]))]
-    if state.phase == "smuggling":
-        return [SmugglingDone()]
-    if state.phase == "inspection":
-        current = state.current_round
-        assert current is not None
-        out: list[Action] = [Inspect(rnd.choice(BUILDINGS), rnd.choice(("contraband", "empty")))]
-        nxt = current.next_to_question
-        if nxt is not None:
-            out.append(Question(nxt, rnd.choice((None, *BUILDINGS))))
-        return out
-    if state.phase == "reckoning":
-        ballot = state.ballot
-        assert ballot is not None
-        if ballot.result == "tie":
-            return [Revote()]
-        if ballot.result == "accused":
-            assert ballot.accused is not None
-            return [Reveal(ballot.accused, rnd.choice(("meowfia", "meowfia", "undercover")))]
-        waiting = [v for v in ballot.voters if ballot.cast_of(v) is None]
-        voter = rnd.choice(waiting)
-        targets = [c for c in ballot.candidates if c != voter]
-        if not targets or rnd.random() < 0.1:
-            return [Abstain(voter)]
-        return [Vote(voter, rnd.choice(targets))]
-    hidden = [pid for pid in state.hidden if pid != state.undercover]
-    return [Identify(rnd.choice(hidden))] if hidden and state.undercover is None else []
+    """Legal-looking moves that push the game forward (what a host would enter): the
+    game's own testing hook, with a voter abstaining now and then."""
+    return testing_progress(state, rnd, abstain=0.1)
 
 
 def noise_actions(state: MeowfiaState, rnd: random.Random) -> list[Action]:
