@@ -287,11 +287,13 @@ def test_a_schema_3_database_is_summarised_by_the_migration(tmp_path: Path) -> N
         names_before = player_names(store)
     # Take the file back to schema 3: what the previous version wrote.
     conn = sqlite3.connect(db)
-    conn.executescript("DROP TABLE summary_seats; DROP TABLE summaries; PRAGMA user_version = 3;")
+    conn.executescript(
+        "DROP TABLE summary_seats; DROP TABLE summaries; DROP INDEX sessions_by_start; "
+        "PRAGMA user_version = 3;"
+    )
     conn.close()
-    assert len(MIGRATIONS) == 4
     with Store.open(db) as store:
-        assert store.schema_version == 4
+        assert store.schema_version == len(MIGRATIONS)
         after = [(r.id, r.players, r.status, r.outcome) for r in query_results(store)]
         assert after == before
         same_stats(statistics_of(store), stats_before)
