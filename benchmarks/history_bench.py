@@ -153,6 +153,110 @@ async def open_history_screen(db: Path, runs: int) -> list[float]:
     return out
 
 
+async def _idle_frame(app: Any, screen: Any) -> None:
+    """Until a frame is painted with nothing left to do on ``screen`` (as in
+    ``screen_open.py``: no message waiting on any of its widgets, no write in flight)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        painted: asyncio.Future[None] = loop.create_future()
+        screen.call_after_refresh(painted.set_result, None)
+        await painted
+        busy = getattr(app, "writes_pending", False) or any(
+            not node._message_queue.empty() for node in screen.walk_children(with_self=True)
+        )
+        if not busy:
+            return
+
+
+def open_frames(db: Path | None, runs: int, lang: str = "zh") -> dict[str, list[float]]:
+    """``push_screen`` → the first idle frame with the table filled, in the app's own
+    ``run()`` (headless, 160x48). ``db=None``: a bare Textual app whose screen holds
+    what History's does (a Header, two Selects and three Inputs in a row, a Label, a
+    DataTable of the first 100 sessions' seven cells as plain strings, a Footer),
+    pushed over a plain home screen. The first open of a process is reported apart
+    (``first``: it also reads the screen's CSS); ``rest`` are the later opens."""
+    from textual.app import App, ComposeResult
+    from textual.containers import Horizontal
+    from textual.screen import Screen
+    from textual.widgets import DataTable, Footer, Header, Input, Label, Select, Static
+
+    opens: list[float] = []
+    if db is None:
+        rows = [
+            (
+                f"2026-11-{d % 28 + 1:02} 20:15",
+                "计分板",
+                "Ann、Bo、小明、阿强",
+                "小明",
+                "Ann 31, Bo 28, 小明 40, 阿强 12",
+                "42 min",
+                "finished",
+            )
+            for d in range(100)
+        ]
+
+        class BareHistory(Screen[None]):
+            def compose(self) -> ComposeResult:
+                yield Header(show_clock=True)
+                with Horizontal(id="filters"):
+                    yield Select([(f"game {i}", str(i)) for i in range(6)], prompt="All games")
+                    yield Input(placeholder="Player")
+                    yield Input(placeholder="From (YYYY-MM-DD)")
+                    yield Input(placeholder="To (YYYY-MM-DD)")
+                    yield Select([("finished", "f"), ("unfinished", "a")], prompt="Any status")
+                yield Label("10000 sessions")
+                yield DataTable(cursor_type="row", zebra_stripes=True)
+                yield Footer()
+
+            def on_mount(self) -> None:
+                table = self.query_one(DataTable)
+                for title in ("Date", "Game", "Players", "Winners", "Scores", "Duration", "Status"):
+                    table.add_column(title)
+                table.add_rows(rows)
+                table.focus()
+
+        class Home(Screen[None]):
+            def compose(self) -> ComposeResult:
+                yield Header()
+                yield Static("home")
+                yield Footer()
+
+        class BareApp(App[None]):
+            CSS = "#filters { height: 3; } #filters Select, #filters Input { width: 24; }"
+
+            def get_default_screen(self) -> Screen[None]:
+                return Home()
+
+        app: Any = BareApp()
+        make = BareHistory
+    else:
+        from companion.ui.app import make_app
+        from companion.ui.history import HistoryScreen
+
+        app = make_app(db, lang=lang)
+        make = HistoryScreen
+
+    async def drive(pilot: Any) -> None:
+        await pilot.pause()
+        if app.screen.__class__.__name__ == "ResumeDialog":
+            await pilot.press("escape")
+            await pilot.pause()
+        for _ in range(runs + 1):
+            t0, c0 = time.perf_counter(), time.process_time()
+            screen = make()
+            await app.push_screen(screen)
+            await _idle_frame(app, screen)
+            opens.append((time.perf_counter() - t0) * 1e3)
+            CPU.append(time.process_time() - c0)
+            app.pop_screen()
+            await pilot.pause()
+        app.exit()
+
+    CPU.clear()
+    app.run(headless=True, size=(160, 48), auto_pilot=drive)
+    return {"first": opens[:1], "rest": opens[1:]}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=10_000)

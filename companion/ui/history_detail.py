@@ -22,7 +22,7 @@ from companion.rules.base import RuleError
 from companion.session.detail import Performance, SessionDetail, session_detail
 from companion.session.narrate import button_words, compact
 from companion.session.store import Store
-from companion.ui.history import abandon, resume
+from companion.ui.history import HISTORY_CSS, abandon, resume
 from companion.ui.history_export import start_export
 from companion.ui.history_format import (
     clock,
@@ -58,7 +58,7 @@ VERDICTS = {
 class SessionDetailScreen(Screen[None]):
     """A finished, unfinished or abandoned session, read-only."""
 
-    CSS_PATH = "history.tcss"
+    CSS_PATH = HISTORY_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "tab(0)", N_("Summary")),
         Binding("2", "tab(1)", N_("Chart")),

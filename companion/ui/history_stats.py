@@ -28,6 +28,7 @@ from companion.session.stats import (
     statistics_of,
 )
 from companion.session.store import Store
+from companion.ui.history import HISTORY_CSS
 from companion.ui.history_format import duration, game_name, number, percent, side_label
 from companion.widgets.footer import KeyFooter
 from companion.widgets.translate import translate_bindings
@@ -37,7 +38,7 @@ TABS = ("stats-players", "stats-games", "stats-h2h", "stats-charts")
 
 
 class StatsScreen(Screen[None]):
-    CSS_PATH = "history.tcss"
+    CSS_PATH = HISTORY_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: a focused select searches by typed keys and took the digit, so
         # after the Head-to-head selects "4" did nothing (no field here takes digits).
