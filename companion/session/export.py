@@ -571,7 +571,8 @@ def _field(
     if not isinstance(value, kind):
         template = _EXPECTED.get(kind if isinstance(kind, type) else dict, _EXPECTED[dict])
         raise ExportError(template, source=source, where=where + name)
-    _bounded(value, source, where + name, limit)
+    if limit != MAX_TEXT:  # every value was bounded by MAX_TEXT with its session
+        _bounded(value, source, where + name, limit)
     return value
 
 
@@ -639,10 +640,15 @@ def _bounded_place(value: Any, source: str, where: str, limit: int = MAX_TEXT) -
     elif isinstance(value, dict):
         for key, item in value.items():
             _bounded_place(key, source, where)
-            _bounded_place(item, source, f"{where}.{key}")
+            _bounded_place(item, source, f"{where}.{key}" if where else str(key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
             _bounded_place(item, source, f"{where}[{i}]")
+
+
+_CANONICAL_MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z")
+"""The form the companion writes (UTC, ``Z``): from 1971 to 9998 it converts to any
+local zone, so only its date and time need checking."""
 
 
 def _moment(value: str, source: str, where: str) -> str:
@@ -651,7 +657,8 @@ def _moment(value: str, source: str, where: str) -> str:
         moment = parse_time(value)
         if not 1970 <= moment.year <= 9999:
             raise ValueError(value)
-        local_time(value)
+        if not (1970 < moment.year < 9999 and _CANONICAL_MOMENT.fullmatch(value)):
+            local_time(value)
     except (ValueError, OverflowError, OSError):
         raise ExportError(
             N_("{source}: {where}: {value} is not a date and time like 2026-11-29T20:15:00Z."),
@@ -665,6 +672,10 @@ def _moment(value: str, source: str, where: str) -> str:
 def _parse_session(
     data: Mapping[str, Any], source: str, where: str
 ) -> tuple[SessionRow, list[Entry]]:
+    # Every text and integer of the session within bounds, in one flat walk (it was a
+    # walk a field, 1.6 million calls for a club's 10,000 sessions); a field with a
+    # tighter limit (a name) is bounded again by ``_field``.
+    _bounded(data, source, where[:-1])
     sid = _field(data, "id", str, source, where)
     if not sid.strip():
         raise ExportError(N_("{source}: {where} is empty."), source=source, where=where + "id")
