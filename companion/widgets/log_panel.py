@@ -128,8 +128,10 @@ class LogPanel(RichLog):
         self._wrapped_at = width  # 0 before the first layout: set in ``on_resize``
         if fresh:
             # Follow the newest entry (at once, not animated: an animation still
-            # running when the next entry came left the panel behind).
-            self.scroll_end(animate=False, x_axis=False)
+            # running when the next entry came left the panel behind). With its size
+            # known the lines are written and counted already, so the scroll is made
+            # now: deferred to after the next frame, it cost a second frame a key.
+            self.scroll_end(animate=False, x_axis=False, immediate=self._size_known)
 
     def _restyled(self, shown: frozenset[int], undone: frozenset[int]) -> bool:
         """Re-render in place the entries whose undone mark changed; False if one of
