@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.widgets import Static
 
 from companion.hardware.link import DeviceStatus
 from companion.i18n import N_, _, ngettext
+from companion.widgets.shown import Shown
 
 STATES = {
     "connected": (N_("connected"), "green"),
@@ -94,7 +94,7 @@ def render_status(statuses: Sequence[DeviceStatus], note: str = "") -> Text:
     return text
 
 
-class DeviceStatusLine(Static):
+class DeviceStatusLine(Shown):
     DEFAULT_CSS = "DeviceStatusLine { height: auto; }"
 
     def __init__(self, *, id: str | None = None) -> None:

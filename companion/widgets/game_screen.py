@@ -48,6 +48,7 @@ from companion.widgets.footer import KeyFooter
 from companion.widgets.host import HostApp
 from companion.widgets.log_panel import LogPanel
 from companion.widgets.outcome import names_itself, outcome_sentence, winner_names
+from companion.widgets.shown import Shown
 from companion.widgets.translate import translate_bindings
 
 T = TypeVar("T")
@@ -110,13 +111,13 @@ class GameScreen(Screen[None]):
         yield Header(show_clock=True)
         with Horizontal(id="game-layout"):
             with Vertical(id="game-body"):
-                yield Static("", id="outcome-banner", classes="banner hidden")
-                yield Static("", id="guide-prompt", classes="guide-prompt")
+                yield Shown("", id="outcome-banner", classes="banner hidden")
+                yield Shown("", id="guide-prompt", classes="guide-prompt")
                 # The game's own widgets scroll in their own box: the message line below
                 # is never laid over them (an overlay crossing a border drops CJK, #6357).
                 with VerticalScroll(id="game-view", can_focus=False):
                     yield from self.compose_game()
-                yield Static("", id="message-line", classes="message-line")
+                yield Shown("", id="message-line", classes="message-line")
             yield LogPanel(self.session, id="log")
         yield KeyFooter()
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from companion.i18n import _
+from companion.widgets.shown import Shown
 
 NS_PER_S = 1_000_000_000
 TICK_S = 0.2
@@ -31,7 +31,7 @@ def clock_label(seconds_left: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-class PhaseTimer(Static):
+class PhaseTimer(Shown):
     """A countdown of one phase. ``start(seconds)``; ``stop()``; posts ``Expired``."""
 
     DEFAULT_CSS = """

@@ -67,6 +67,7 @@ from companion.rules.base import Action, RuleError
 from companion.session.live import Change
 from companion.widgets.game_screen import GameScreen, store_problem
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
+from companion.widgets.shown import Shown
 
 DISPLAY = 4
 COMPACT_ROWS = 34
@@ -98,14 +99,14 @@ class CatBoxScreen(GameScreen):
     }
 
     def compose_game(self) -> ComposeResult:
-        yield Static("", id="cb-banner", classes="phase-banner")
-        yield Static("", id="cb-notice")
+        yield Shown("", id="cb-banner", classes="phase-banner")
+        yield Shown("", id="cb-notice")
         with Horizontal(id="cb-cards"):
             for index in range(DISPLAY):
-                yield Static("", id=f"cb-card-{index}", classes="cb-card")
-        yield Static("", id="cb-roll")
+                yield Shown("", id=f"cb-card-{index}", classes="cb-card")
+        yield Shown("", id="cb-roll")
         yield DataTable(id="cb-players", cursor_type="none", zebra_stripes=True)
-        yield Static("", id="cb-help", classes="hint")
+        yield Shown("", id="cb-help", classes="hint")
 
     @property
     def box(self) -> CatBoxState:

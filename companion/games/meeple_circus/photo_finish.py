@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
-from textual.widgets import Static
 
 from companion.games.meeple_circus.rules.timing import Attempt, Performance, judge
 from companion.games.meeple_circus.units import format_exact
 from companion.i18n import _
 from companion.rules.base import Player
+from companion.widgets.shown import Shown
 
 LINE_WIDTH = 64
 
@@ -103,7 +103,7 @@ def render_photo_finish(
     return Group(title, FittedTimeLine(marks, perf.current), legend)
 
 
-class PhotoFinish(Static):
+class PhotoFinish(Shown):
     """Shows ``render_photo_finish``; its owner calls ``show`` when presses change."""
 
     DEFAULT_CSS = "PhotoFinish { height: auto; padding: 1 0 0 0; }"

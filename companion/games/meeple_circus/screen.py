@@ -61,6 +61,7 @@ from companion.i18n import N_, _
 from companion.session.live import Change, LiveSession
 from companion.widgets.countdown import Countdown, CountdownMode
 from companion.widgets.game_screen import GameScreen
+from companion.widgets.shown import Shown
 
 KEYBOARD_UNCERTAINTY_NS = 20 * NS_PER_MS
 """Half-width of a keyboard press's time interval (see the module docstring)."""
@@ -136,16 +137,16 @@ class MeepleCircusScreen(GameScreen):
     # ------------------------------------------------------------------ layout
 
     def compose_game(self) -> ComposeResult:
-        yield Static("", id="mc-banner", classes="phase-banner")
+        yield Shown("", id="mc-banner", classes="phase-banner")
         with Horizontal(id="mc-main"):
-            yield Static("", id="mc-players")
+            yield Shown("", id="mc-players")
             with VerticalScroll(id="mc-phase"):
-                yield Static("", id="mc-first", classes="mc-pane")
-                yield Static("", id="mc-prep", classes="mc-pane")
+                yield Shown("", id="mc-first", classes="mc-pane")
+                yield Shown("", id="mc-prep", classes="mc-pane")
                 with Vertical(id="mc-performance", classes="mc-pane"):
-                    yield Static("", id="mc-order")
+                    yield Shown("", id="mc-order")
                     yield Countdown(id="mc-countdown")
-                    yield Static("", id="mc-track")
+                    yield Shown("", id="mc-track")
                     with Vertical(id="mc-hardware"):
                         yield TadaaPanel(
                             self.session,
@@ -153,12 +154,12 @@ class MeepleCircusScreen(GameScreen):
                             performance=lambda: self.circus.performance,
                             speed_tokens=lambda: self.circus.act_number in SPEED_TOKEN_ACTS,
                         )
-                    yield Static("", id="mc-tadaa")
-                    yield Static("", id="mc-undecided")
-                yield Static("", id="mc-evaluation", classes="mc-pane")
-                yield Static("", id="mc-end", classes="mc-pane")
-                yield Static("", id="mc-final", classes="mc-pane")
-        yield Static("", id="mc-hint", classes="hint")
+                    yield Shown("", id="mc-tadaa")
+                    yield Shown("", id="mc-undecided")
+                yield Shown("", id="mc-evaluation", classes="mc-pane")
+                yield Shown("", id="mc-end", classes="mc-pane")
+                yield Shown("", id="mc-final", classes="mc-pane")
+        yield Shown("", id="mc-hint", classes="hint")
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -54,6 +54,7 @@ from companion.i18n import _, current_language
 from companion.session.live import LiveSession
 from companion.session.store import Entry, StoreError
 from companion.widgets.device_status import DeviceStatusLine
+from companion.widgets.shown import Shown
 
 if TYPE_CHECKING:  # the phones' server (aiohttp, QR codes) loads when phones go on
     from companion.hardware.phones import PhonePress, PhoneServer, Seat
@@ -147,7 +148,7 @@ class TadaaPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield DeviceStatusLine(id="tadaa-status")
-        yield Static("", id="tadaa-phones")
+        yield Shown("", id="tadaa-phones")
         yield PhotoFinish(id="tadaa-photo")
 
     def on_mount(self) -> None:

@@ -62,6 +62,7 @@ from companion.rules.base import Action, RuleError
 from companion.session.live import Change
 from companion.widgets.game_screen import GameScreen
 from companion.widgets.key_choice import KeyChoice, KeyChoiceDialog
+from companion.widgets.shown import Shown
 
 COMPACT_HEIGHT = 34
 """Below this many rows the compass and the narration's step list fold away."""
@@ -111,18 +112,18 @@ class MeowfiaScreen(GameScreen):
     # ------------------------------------------------------------------ layout
 
     def compose_game(self) -> ComposeResult:
-        yield Static("", id="mf-banner", classes="phase-banner")
+        yield Shown("", id="mf-banner", classes="phase-banner")
         with Horizontal(id="mf-top"):
-            yield Static("", id="mf-tracks")
-            yield Static("", id="mf-buildings")
-            yield Static("", id="mf-seats")
-        yield Static("", id="mf-status")
-        yield Static("", id="mf-order")
+            yield Shown("", id="mf-tracks")
+            yield Shown("", id="mf-buildings")
+            yield Shown("", id="mf-seats")
+        yield Shown("", id="mf-status")
+        yield Shown("", id="mf-order")
         with Vertical(id="mf-narration"):
-            yield Static("", id="mf-prompt")
-            yield Static("", id="mf-steps")
+            yield Shown("", id="mf-prompt")
+            yield Shown("", id="mf-steps")
         yield VoteGrid(len(self.session.players), id="mf-grid")
-        yield Static("", id="mf-win", classes="hidden")
+        yield Shown("", id="mf-win", classes="hidden")
 
     @property
     def mf(self) -> MeowfiaState:

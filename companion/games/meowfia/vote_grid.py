@@ -33,6 +33,7 @@ from textual.widgets import DataTable, Static
 
 from companion.games.meowfia.view import Tally, Total, VoterRow, seat_key
 from companion.i18n import N_, _, listing
+from companion.widgets.shown import Shown
 from companion.widgets.translate import translate_bindings
 
 BAR_WIDTH = 10
@@ -140,12 +141,12 @@ class VoteGrid(Vertical):
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
-        yield Static("", classes="vote-title")
+        yield Shown("", classes="vote-title")
         table: DataTable[str | Text] = DataTable(
             cursor_type="row", zebra_stripes=True, classes="vote-table"
         )
         yield table
-        yield Static("", classes="vote-status")
+        yield Shown("", classes="vote-status")
 
     @property
     def table(self) -> DataTable[str | Text]:

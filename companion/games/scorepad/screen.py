@@ -18,6 +18,7 @@ from companion.games.scorepad.view import HOST_ROUNDS, pad_view
 from companion.i18n import N_, _
 from companion.widgets.dialogs import ConfirmDialog, PromptDialog, parse_whole_number
 from companion.widgets.game_screen import GameScreen
+from companion.widgets.shown import Shown
 
 parse_points = parse_whole_number
 """``"+5"``, ``"-3"``, ``"7"`` → int; anything else raises ``ValueError``."""
@@ -54,9 +55,9 @@ class ScorepadScreen(GameScreen):
     _pad_cells: dict[str, tuple[str | Text, ...]] = {}  # noqa: RUF012
 
     def compose_game(self) -> ComposeResult:
-        yield Static("", id="pad-banner", classes="phase-banner")
+        yield Shown("", id="pad-banner", classes="phase-banner")
         yield DataTable(id="pad", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="pad-help", classes="hint")
+        yield Shown("", id="pad-help", classes="hint")
 
     @property
     def pad(self) -> ScorepadState:

@@ -43,6 +43,7 @@ from companion.rules.base import Action, RuleError
 from companion.rules.names import fit_name
 from companion.session.live import Change
 from companion.widgets.dialogs import PromptDialog
+from companion.widgets.shown import Shown
 
 WIDE = 120
 """Columns from which the players table shows every column."""
@@ -62,7 +63,7 @@ def _cells(cell: Any) -> int:
     return cell_len(cell.plain if isinstance(cell, Text) else str(cell))
 
 
-class RingBoard(Static):
+class RingBoard(Shown):
     """The ring of locations, drawn for the width it is shown at. The width is known
     only after layout, and the side panel beside it changes it (its ``narrow`` class):
     a ring drawn at the screen's resize used a width that was not yet final, so the
@@ -204,15 +205,17 @@ class ShadowCatsScreen(DraftKeys, ManualKeys):
     # ------------------------------------------------------------------ layout
 
     def compose_game(self) -> ComposeResult:
-        yield Static("", id="sc-phase", classes="phase-banner")
-        yield Static("", id="sc-death", classes="sc-death hidden")
-        yield Static("", id="sc-victory", classes="banner hidden")
+        yield Shown("", id="sc-phase", classes="phase-banner")
+        yield Shown("", id="sc-death", classes="sc-death hidden")
+        yield Shown("", id="sc-victory", classes="banner hidden")
         with Horizontal(id="sc-top"):
             yield RingBoard(id="sc-board")
             with Vertical(id="sc-side"):
-                yield Static("", id="sc-notices")
-                yield Static("", id="sc-attack")
+                yield Shown("", id="sc-notices")
+                yield Shown("", id="sc-attack")
         yield PlayersTable(id="sc-players", cursor_type="row", zebra_stripes=True)
+        # Drawn at every refresh as a plain Static: measured once, before the game view's
+        # scroll bar came, it kept the height of the wider box and its text was cut.
         yield Static("", id="sc-setup", classes="hidden")
 
     def on_mount(self) -> None:

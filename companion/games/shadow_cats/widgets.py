@@ -31,6 +31,7 @@ from companion.games.shadow_cats.rules.game import MAX_ROLLS, check_counts
 from companion.i18n import N_, _
 from companion.rules.base import RuleError
 from companion.widgets.dialogs import PromptDialog
+from companion.widgets.shown import Shown
 from companion.widgets.text_input import TextInput
 from companion.widgets.translate import translate_bindings
 
@@ -61,7 +62,7 @@ class DiceDialog(ModalScreen[Dice | None]):
             yield Label(self.title_text, classes="dialog-question")
             if self.here is not None:
                 yield Label(_("Now on: {location}").format(location=location_label(self.here)))
-            yield Static("", id="dice-rolls")
+            yield Shown("", id="dice-rolls")
             yield TextInput(placeholder=_("dice sum 2–12, or r to roll"), id="dice-input")
             yield Label("", id="dice-error", classes="error")
             hint = (

@@ -24,6 +24,7 @@ from companion.games.skull.view import skull_view
 from companion.i18n import N_, _
 from companion.widgets.dialogs import ChoiceDialog, NumberDialog
 from companion.widgets.game_screen import GameScreen
+from companion.widgets.shown import Shown
 
 
 class SkullScreen(GameScreen):
@@ -44,9 +45,9 @@ class SkullScreen(GameScreen):
     }
 
     def compose_game(self) -> ComposeResult:
-        yield Static("", id="skull-banner", classes="phase-banner")
-        yield Static("", id="skull-table")
-        yield Static("", id="skull-secret", classes="hint")
+        yield Shown("", id="skull-banner", classes="phase-banner")
+        yield Shown("", id="skull-table")
+        yield Shown("", id="skull-secret", classes="hint")
 
     @property
     def skull(self) -> SkullState:
