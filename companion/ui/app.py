@@ -58,6 +58,9 @@ T = TypeVar("T")
 
 KEY_LANDING_S = 2.0
 """The longest a typed key waits for the screen's work before it (never for a write)."""
+READ_AHEAD_S = 0.5
+"""After start-up, when History's style sheet is read (``_read_style_sheets_ahead``):
+once Home is painted and the host reads it, not in the frames of the start."""
 QUIET_CHECKS = 3
 """Event-loop turns in a row with nothing queued anywhere before a key counts as landed."""
 
@@ -545,10 +548,10 @@ class CompanionApp(App[str | None]):
         # screen should not share the disk and the second core with it while it paints.
         self.call_after_refresh(self._check_in_background)
         self.call_after_refresh(gc.enable)  # paused by run() until the first frame
-        self.call_after_refresh(self._read_style_sheets_ahead)
+        self.set_timer(READ_AHEAD_S, self._read_style_sheets_ahead)
 
     def _read_style_sheets_ahead(self) -> None:
-        """History's style sheet, read after Home's first frame while the host reads it.
+        """History's style sheet, read once Home is up, while the host reads it.
 
         Textual reads a screen's ``CSS_PATH`` when the screen is first pushed, and
         reading one re-parses every style sheet of the app and restyles every node

@@ -166,7 +166,7 @@ async def test_the_first_open_reads_no_style_sheet(
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
         await app.settle()
-        for _ in range(20):  # Home's idle moment comes after its first frame
+        for _ in range(100):  # read once Home is up (READ_AHEAD_S), not in its first frames
             if app.stylesheet.has_source(str(HISTORY_CSS), ""):
                 break
             await pilot.pause(0.05)
