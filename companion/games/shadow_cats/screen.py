@@ -72,10 +72,16 @@ class RingBoard(Shown):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.draw: Callable[[int], RenderableType] | None = None
-        self._drawn_at: tuple[int, Callable[[int], RenderableType]] | None = None
+        self.key: object = None
+        self._drawn_at: tuple[int, object] | None = None
 
-    def show(self, draw: Callable[[int], RenderableType]) -> None:
+    def show(self, draw: Callable[[int], RenderableType], key: object = None) -> None:
+        """Draw ``draw(width)``; with a ``key`` (what the picture is made of, compared
+        with ``==``), the same key at the same width is not drawn again: the ring is the
+        largest renderable of the screen, and a refresh that changed nothing else (the
+        screen's open draws its view three times) repainted it whole."""
         self.draw = draw
+        self.key = key
         self._redraw()
 
     def on_resize(self) -> None:
@@ -85,8 +91,9 @@ class RingBoard(Shown):
         if self.draw is None:
             return
         width = max(self.size.width, 42)
-        if self._drawn_at != (width, self.draw):
-            self._drawn_at = (width, self.draw)
+        drawn = (width, self.draw if self.key is None else self.key)
+        if self._drawn_at != drawn:
+            self._drawn_at = drawn
             self.update(self.draw(width))
 
 
@@ -110,15 +117,19 @@ class PlayersTable(DataTable[Any]):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.layout_for: Callable[[int], Layout] | None = None
-        self._drawn_at: tuple[int, Callable[[int], Layout]] | None = None
+        self.key: object = None
+        self._drawn_at: tuple[int, object] | None = None
 
     def room(self) -> int:
         """Columns the table's cells have (the screen's before the first layout)."""
         width = self.scrollable_content_region.width or self.size.width
         return width if width > 0 else self.app.size.width
 
-    def show(self, layout_for: Callable[[int], Layout], cursor: int) -> None:
+    def show(self, layout_for: Callable[[int], Layout], cursor: int, key: object = None) -> None:
+        """Lay out ``layout_for(room)``; the same ``key`` (compared with ``==``) at the
+        same room is not built again, only the cursor moved (as ``RingBoard.show``)."""
         self.layout_for = layout_for
+        self.key = key
         self._redraw(cursor)
 
     def on_resize(self) -> None:
@@ -128,9 +139,12 @@ class PlayersTable(DataTable[Any]):
         if self.layout_for is None:
             return
         room = self.room()
-        if self._drawn_at == (room, self.layout_for):
+        drawn = (room, self.layout_for if self.key is None else self.key)
+        if self._drawn_at == drawn:
+            if 0 <= cursor < self.row_count and cursor != self.cursor_row:
+                self.move_cursor(row=cursor)
             return
-        self._drawn_at = (room, self.layout_for)
+        self._drawn_at = drawn
         columns, rows = self.layout_for(room)
         # Each column as wide as its widest cell, measured here: left to the table, the
         # rebuilt columns started at their titles' widths until its next idle pass, so a
@@ -273,7 +287,10 @@ class ShadowCatsScreen(DraftKeys, ManualKeys):
         ended = state.phase in ("ended", "over")
         self.query_one("#sc-top").set_class(ended and compact, "hidden")
         flat = self.app.size.height < FLAT_HEIGHT
-        board.show(lambda width: render.ring(view, width, compact, flat))
+        board.show(
+            lambda width: render.ring(view, width, compact, flat),
+            (view, compact, flat, self.companion.lang),
+        )
         self._render_players(view)
         for widget_id, sentence in (("#sc-death", view.death), ("#sc-victory", view.victory)):
             banner = self.query_one(widget_id, Static)
@@ -298,7 +315,11 @@ class ShadowCatsScreen(DraftKeys, ManualKeys):
             self._turn_shown = turn
             ids = [p.id for p in self.game.players]
             cursor = ids.index(turn) if turn in ids else cursor
-        table.show(lambda room: self._players_layout(view, room), cursor)
+        table.show(
+            lambda room: self._players_layout(view, room),
+            cursor,
+            (view, self.app.size.width, self.companion.lang),
+        )
 
     def _players_layout(self, view: ShadowView, room: int) -> Layout:
         """The fullest layout that fits ``room`` columns, no fuller than the screen's width
