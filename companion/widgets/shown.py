@@ -53,7 +53,9 @@ class Shown(Static):
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         new = _key(content)
         shown = (new, self.size.width)
-        if new is not None and shown == self._shown:
+        # ``content`` read back too: set some other way (``Static.content = …``), the
+        # widget shows what it was given then, not what ``_shown`` remembers.
+        if new is not None and shown == self._shown and _key(self.content) == new:
             return
         self._shown = shown
         super().update(content, layout=layout)

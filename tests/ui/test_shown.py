@@ -63,6 +63,20 @@ async def test_the_same_content_is_not_repainted_a_changed_one_is(
         )
 
 
+async def test_content_set_another_way_is_not_taken_for_the_same() -> None:
+    app = One()
+    async with app.run_test() as pilot:
+        panel = app.query_one("#panel", Shown)
+        panel.update("Round 2")
+        await pilot.pause()
+        panel.content = "Round 3"
+        await pilot.pause()
+        panel.update("Round 2")
+        await pilot.pause()
+        assert panel.content == "Round 2"
+        assert "Round 2" in str(panel.render())
+
+
 async def test_a_table_or_panel_is_drawn_every_time() -> None:
     from rich.table import Table
 
