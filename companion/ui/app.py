@@ -39,7 +39,7 @@ from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 
 from companion.games import find_game
@@ -557,10 +557,19 @@ class CompanionApp(App[str | None]):
         reading one re-parses every style sheet of the app and restyles every node
         on screen (18 ms at Home on the 2-core machine): that was the first ``h`` of
         an evening, paid here instead. The games' sheets are left to their first
-        screen (which imports the game's screen module anyway)."""
+        screen (which imports the game's screen module anyway).
+
+        Only at Home (or a dialog over it): restyling every node under an open game
+        screen had its table measured anew mid-draw (the 80x24 score pad snapshots, under
+        load). Elsewhere it waits, and tries again after another ``READ_AHEAD_S``."""
         from companion.ui.history import HISTORY_CSS
+        from companion.ui.home import HomeScreen
 
         if not self.is_running or self.stylesheet.has_source(str(HISTORY_CSS), ""):
+            return
+        # Home, or a dialog over it (the offer to resume at start): no game, no table.
+        if not all(isinstance(s, HomeScreen | ModalScreen) for s in self.screen_stack):
+            self.set_timer(READ_AHEAD_S, self._read_style_sheets_ahead)
             return
         self.stylesheet.read(HISTORY_CSS)
         self.stylesheet.reparse()

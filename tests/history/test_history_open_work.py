@@ -204,3 +204,39 @@ def test_a_page_is_read_through_an_index_not_a_sort_of_every_session(tmp_path: P
             assert any("USING INDEX sessions_by_start" in step for step in plan), plan
             # Only the final order of the page's own rows, if any, needs a sort.
             assert plan.count("USE TEMP B-TREE FOR ORDER BY") <= ("FROM (" in sql), plan
+
+
+async def test_the_read_ahead_waits_for_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading a style sheet restyles every node on screen: a game opened within the
+    first half second (the snapshots, a host quick on the keys) had its table restyled
+    under it and its columns measured anew (the 80x24 score pad snapshots under load).
+    It waits for Home, and happens once the host is back there."""
+    from companion.ui.app import READ_AHEAD_S
+    from companion.ui.home import HomeScreen
+
+    app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        restyled: list[str] = []
+        update = Stylesheet.update
+
+        def counted(self: Stylesheet, root: Any, animate: bool = False) -> None:
+            restyled.append(type(app.screen).__name__)
+            update(self, root, animate=animate)
+
+        app.start_session("scorepad", ["Ann", "Bo"], {})
+        await app.settle()  # (the score pad's own sheet is read as it opens)
+        monkeypatch.setattr(Stylesheet, "update", counted)
+        await pilot.pause(READ_AHEAD_S * 3)
+        assert restyled == []
+        assert not app.stylesheet.has_source(str(HISTORY_CSS), "")
+        await pilot.press("escape")
+        for _ in range(100):
+            if app.stylesheet.has_source(str(HISTORY_CSS), ""):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, HomeScreen)
+        assert app.stylesheet.has_source(str(HISTORY_CSS), "")
+        assert set(restyled) == {"HomeScreen"}
