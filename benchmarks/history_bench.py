@@ -153,21 +153,6 @@ async def open_history_screen(db: Path, runs: int) -> list[float]:
     return out
 
 
-async def _idle_frame(app: Any, screen: Any) -> None:
-    """Until a frame is painted with nothing left to do on ``screen`` (as in
-    ``screen_open.py``: no message waiting on any of its widgets, no write in flight)."""
-    loop = asyncio.get_running_loop()
-    while True:
-        painted: asyncio.Future[None] = loop.create_future()
-        screen.call_after_refresh(painted.set_result, None)
-        await painted
-        busy = getattr(app, "writes_pending", False) or any(
-            not node._message_queue.empty() for node in screen.walk_children(with_self=True)
-        )
-        if not busy:
-            return
-
-
 def open_frames(db: Path | None, runs: int, lang: str = "zh") -> dict[str, list[float]]:
     """``push_screen`` → the first idle frame with the table filled, in the app's own
     ``run()`` (headless, 160x48). ``db=None``: a bare Textual app whose screen holds
@@ -175,6 +160,7 @@ def open_frames(db: Path | None, runs: int, lang: str = "zh") -> dict[str, list[
     DataTable of the first 100 sessions' seven cells as plain strings, a Footer),
     pushed over a plain home screen. The first open of a process is reported apart
     (``first``: it also reads the screen's CSS); ``rest`` are the later opens."""
+    from screen_open import _idle_frame  # the same "idle frame" as a game screen's open
     from textual.app import App, ComposeResult
     from textual.containers import Horizontal
     from textual.screen import Screen

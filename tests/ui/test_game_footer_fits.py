@@ -20,7 +20,7 @@ from companion.games import GAMES
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
 from companion.widgets.footer import KeyFooter
-from companion.widgets.game_screen import GameScreen
+from tests.open_game import open_game
 
 NAMES = ["大伟大伟大伟大伟", "小明", "Ann", "美美", "阿强", "Bo", "小红", "Cy"]
 
@@ -35,15 +35,7 @@ async def test_every_footer_key_whole_and_help_kept_at_80_columns(
     app = make_app(tmp_path / "db.sqlite3", lang=lang, clock=ManualClock(), rng=random.Random(2))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        for count in range(info.rules.max_players, info.rules.min_players - 1, -1):
-            try:
-                app.start_session(info.id, NAMES[:count], {})
-                break
-            except Exception:
-                continue
-        await app.settle()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
+        screen = await open_game(app, info, NAMES)
         footer = screen.query_one(KeyFooter)
         line = [strip.text for strip in app.screen._compositor.render_strips()][-1]
         keys = list(footer.query(FooterKey))

@@ -22,6 +22,7 @@ from companion.session.clock import ManualClock
 from companion.session.narrate import hardware_words
 from companion.ui.app import make_app
 from companion.widgets.game_screen import GameScreen
+from tests.open_game import open_game
 from tests.screen_text import visible_text
 
 NAMES = ["大伟", "小明", "美美", "阿强", "小红", "丽丽", "小刚", "芳芳"]
@@ -85,16 +86,7 @@ def test_a_hardware_entry_reads_as_a_sentence() -> None:
 
 
 async def _busiest(app, info) -> GameScreen:  # type: ignore[no-untyped-def]
-    for count in range(info.rules.max_players, info.rules.min_players - 1, -1):
-        try:
-            app.start_session(info.id, NAMES[:count], {})
-            break
-        except Exception:
-            continue
-    await app.settle()
-    screen = app.screen
-    assert isinstance(screen, GameScreen), info.id
-    return screen
+    return await open_game(app, info, NAMES)
 
 
 @pytest.mark.parametrize("info", GAMES, ids=lambda g: g.id)

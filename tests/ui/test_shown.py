@@ -13,8 +13,8 @@ from textual.widgets import Static
 from companion.games import GAMES
 from companion.session.clock import ManualClock
 from companion.ui.app import make_app
-from companion.widgets.game_screen import GameScreen
 from companion.widgets.shown import Shown
+from tests.open_game import open_game
 
 
 class One(App[None]):
@@ -110,15 +110,7 @@ async def test_every_panel_of_a_game_view_is_shown_only_when_changed(
     app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
-        for count in range(max(4, info.rules.min_players), info.rules.max_players + 1):
-            try:
-                app.start_session(info.id, NAMES[:count], {})
-                break
-            except Exception:
-                continue
-        await app.settle()
-        screen = app.screen
-        assert isinstance(screen, GameScreen), info.id
+        screen = await open_game(app, info, NAMES, most=False, least=4)
         plain = [
             f"{type(w).__name__}#{w.id}"
             for w in screen.query(Static)
