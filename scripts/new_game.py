@@ -181,12 +181,12 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Static
 
 from companion.games.{folder}.rules import EndGame
 from companion.games.{folder}.view import rows
 from companion.i18n import N_
 from companion.widgets.game_screen import GameScreen
+from companion.widgets.shown import Shown
 
 
 class {cls}Screen(GameScreen):
@@ -194,11 +194,12 @@ class {cls}Screen(GameScreen):
     ACTION_TYPES: ClassVar[Mapping[str, tuple[str, ...]]] = {{"end_game": (EndGame.type,)}}
 
     def compose_game(self) -> ComposeResult:
-        yield Static("", id="{folder}-players")
+        # A panel of the game view is a Shown: it repaints only when its text changed.
+        yield Shown("", id="{folder}-players")
 
     def refresh_view(self) -> None:
         names = "\\n".join(r.name for r in rows(self.session.state))
-        self.query_one("#{folder}-players", Static).update(names)
+        self.query_one("#{folder}-players", Shown).update(names)
 
     def action_end_game(self) -> None:
         self.submit(EndGame())
