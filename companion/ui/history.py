@@ -56,7 +56,8 @@ if TYPE_CHECKING:
     from companion.ui.app import CompanionApp
 
 HISTORY_CSS = Path(__file__).resolve().with_name("history.tcss")
-"""The style sheet of History, its detail and its statistics (read ahead: ``warm_up``)."""
+"""The style sheet of History, its detail and its statistics (read ahead of the first
+``h`` by ``CompanionApp._read_style_sheets_ahead``)."""
 
 PAGE = 100
 """Rows loaded at a time: a DataTable measures every cell, so 10,000 rows at once

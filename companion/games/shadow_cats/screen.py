@@ -72,16 +72,16 @@ class RingBoard(Shown):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.draw: Callable[[int], RenderableType] | None = None
-        self.key: object = None
+        self._key: object = None
         self._drawn_at: tuple[int, object] | None = None
 
-    def show(self, draw: Callable[[int], RenderableType], key: object = None) -> None:
-        """Draw ``draw(width)``; with a ``key`` (what the picture is made of, compared
-        with ``==``), the same key at the same width is not drawn again: the ring is the
-        largest renderable of the screen, and a refresh that changed nothing else (the
-        screen's open draws its view three times) repainted it whole."""
+    def show(self, draw: Callable[[int], RenderableType], key: object) -> None:
+        """Draw ``draw(width)``; the same ``key`` (what the picture is made of, compared
+        with ``==``) at the same width is not drawn again: the ring is the largest
+        renderable of the screen, and a refresh that changed nothing else (the screen's
+        open draws its view three times) repainted it whole."""
         self.draw = draw
-        self.key = key
+        self._key = key
         self._redraw()
 
     def on_resize(self) -> None:
@@ -91,7 +91,7 @@ class RingBoard(Shown):
         if self.draw is None:
             return
         width = max(self.size.width, 42)
-        drawn = (width, self.draw if self.key is None else self.key)
+        drawn = (width, self._key)
         if self._drawn_at != drawn:
             self._drawn_at = drawn
             self.update(self.draw(width))
@@ -117,7 +117,7 @@ class PlayersTable(DataTable[Any]):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.layout_for: Callable[[int], Layout] | None = None
-        self.key: object = None
+        self._key: object = None
         self._drawn_at: tuple[int, object] | None = None
 
     def room(self) -> int:
@@ -125,11 +125,11 @@ class PlayersTable(DataTable[Any]):
         width = self.scrollable_content_region.width or self.size.width
         return width if width > 0 else self.app.size.width
 
-    def show(self, layout_for: Callable[[int], Layout], cursor: int, key: object = None) -> None:
+    def show(self, layout_for: Callable[[int], Layout], cursor: int, key: object) -> None:
         """Lay out ``layout_for(room)``; the same ``key`` (compared with ``==``) at the
         same room is not built again, only the cursor moved (as ``RingBoard.show``)."""
         self.layout_for = layout_for
-        self.key = key
+        self._key = key
         self._redraw(cursor)
 
     def on_resize(self) -> None:
@@ -139,7 +139,7 @@ class PlayersTable(DataTable[Any]):
         if self.layout_for is None:
             return
         room = self.room()
-        drawn = (room, self.layout_for if self.key is None else self.key)
+        drawn = (room, self._key)
         if self._drawn_at == drawn:
             if 0 <= cursor < self.row_count and cursor != self.cursor_row:
                 self.move_cursor(row=cursor)
