@@ -31,6 +31,9 @@ and recomposed once per change of what it shows.
 * Each key bound to the footer's ``compact`` also arrived with ``compact`` on (its own
   default) and was switched to the footer's value once mounted: two restyles per key
   for nothing. Those keys are given the footer's value before they mount.
+* In a burst of keys the footer is rebuilt once, when the burst has landed
+  (``after_burst``): each key is still judged by the screen's ``check_action`` when
+  it comes, not by what the footer shows.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
+
+from companion.widgets.shown import after_burst
 
 Shown = tuple[tuple[Any, ...], ...]
 
@@ -127,9 +132,12 @@ class KeyFooter(Footer):
             self.call_after_refresh(self._rebuild_if_changed)
 
     async def _rebuild_if_changed(self) -> None:
-        self._pending = False
         if not self.is_attached:
+            self._pending = False
             return
+        if after_burst(self, self._rebuild_after_burst):
+            return  # still pending: ``drawn`` is False until then
+        self._pending = False
         shown = self.shown()
         if shown == self._shown:
             return
@@ -139,6 +147,9 @@ class KeyFooter(Footer):
             await self.recompose()
         finally:
             self._rebuilding = False
+
+    def _rebuild_after_burst(self) -> None:
+        self.call_after_refresh(self._rebuild_if_changed)
 
     def drawn(self) -> bool:
         """The keys of the current bindings are on screen: no rebuild asked for or under

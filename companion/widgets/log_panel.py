@@ -21,6 +21,8 @@ Design decisions:
   80 to 160 columns stayed wrapped at ~20 columns inside a ~50-column panel (issue
   22). So nothing is written while the panel has no width, and a change of width (or
   unfolding) writes the log again at the new width, then scrolls to its end.
+* In a burst of keys the log is written once, when the burst has landed
+  (``after_burst``): no key reads it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from companion.i18n import _
 from companion.session.live import LiveSession
 from companion.session.narrate import Narrator, raw
 from companion.session.store import Entry
+from companion.widgets.shown import after_burst
 
 MAX_LINES = 500
 
@@ -97,6 +100,8 @@ class LogPanel(RichLog):
 
     def refresh_log(self) -> None:
         """Show the log, appending only what is new when nothing earlier changed."""
+        if self.is_attached and after_burst(self, self.refresh_log):
+            return
         width = self._width()
         if not self.display:
             self._wrapped_at = 0  # folded away: written when it unfolds, at its width then
