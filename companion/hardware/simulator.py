@@ -444,12 +444,20 @@ class Simulator:
                         os.read(self._wake_r, 4096)
                     continue
                 dev = fds[fd]
-                try:
-                    data = os.read(fd, 4096)
-                except (BlockingIOError, InterruptedError):
-                    continue
-                except OSError:
-                    continue  # the host side is closed; nothing to read
+                with self._lock:
+                    # A replug from another thread since the select closed this
+                    # master, and its number may be anyone's now: a new master not
+                    # made non-blocking yet (a read would block this thread, and
+                    # every device with it). Read only the device's own master; the
+                    # lock keeps it so (replug holds it from close to non-blocking).
+                    if dev.master != fd:
+                        continue
+                    try:
+                        data = os.read(fd, 4096)
+                    except (BlockingIOError, InterruptedError):
+                        continue
+                    except OSError:
+                        continue  # the host side is closed; nothing to read
                 if data:
                     self._from_host(dev, data)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from companion.hardware import protocol as proto
@@ -50,3 +52,53 @@ def test_the_host_shows_the_firmware_queue_overflows(rig):
     dev = r.sim.devices[0]
     r.sim.call(lambda: setattr(dev.device, "queue_overflows", 3))
     wait_for(lambda: r.status("QFULL").queue_overflows == 3, what="the overflow count shown")
+
+
+def test_a_replug_between_the_simulators_select_and_its_read_does_not_hang_it(monkeypatch):
+    """The simulator's thread selects on the masters it saw, then reads. A replug
+    from another thread in between closes that master, and the number can come
+    back as anything: a new master not yet made non-blocking (CI's hang in
+    test_restart: the box stopped sampling presses), here a pipe nobody writes.
+    The thread must read only a master that is still its device's."""
+    import os
+    import select as select_module
+    import time
+
+    from companion.hardware.simulator import Simulator
+
+    real_select = select_module.select
+    hijacked: list[int] = []
+    pipe: list[int] = []
+
+    with Simulator([SimDeviceConfig("BOXF", buttons=2)], seed=3) as sim:
+        dev = sim.devices[0]
+
+        def select_then_replug(rlist, wlist, xlist, timeout=None):
+            ready, w, x = real_select(rlist, wlist, xlist, timeout)
+            old = dev.master
+            if not hijacked and old in rlist:
+                # The other thread's replug, landed in between; whoever opened
+                # a file meanwhile got the old number (here a pipe nobody writes).
+                r, wr = os.pipe()
+                sim.unplug(dev)
+                os.dup2(r, old)
+                os.close(r)
+                sim.replug(dev)
+                assert dev.master != old
+                pipe.extend((old, wr))
+                hijacked.append(old)
+                return [old], w, x  # the old master, "ready" as select said
+            return ready, w, x
+
+        monkeypatch.setattr(select_module, "select", select_then_replug)
+        try:
+            wait_for(lambda: bool(hijacked), what="the replug between select and read")
+            sim.press(dev, 1, time.monotonic_ns() + 20_000_000)
+            wait_for(lambda: len(dev.device.ring) == 1, timeout=5, what="the press after it")
+        finally:
+            monkeypatch.setattr(select_module, "select", real_select)
+            for fd in pipe[1:]:
+                os.write(fd, b"x")  # unblock a thread stuck reading the pipe
+            for fd in pipe:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
