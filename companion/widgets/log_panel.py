@@ -82,6 +82,16 @@ class LogPanel(RichLog):
         return self.scrollable_content_region.width if self.display else 0
 
     def on_resize(self, event: events.Resize) -> None:
+        if self._before_layout and event.size.width and not self._size_known and self._width():
+            # The first size: the log is written now, by ``refresh_log``, not from
+            # RichLog's queue, so that each entry's lines are counted (``_spans``).
+            # Written from the queue they were not, and the first undo of every
+            # opened session wrote the whole log again to strike one entry through.
+            self._size_known = True
+            self._deferred_renders.clear()
+            self._before_layout = False
+            self._shown = None
+            self.refresh_log()
         super().on_resize(event)  # writes what waited for the first size, at that width
         if self._before_layout and self._width():
             self._before_layout = False

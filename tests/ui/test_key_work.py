@@ -173,3 +173,30 @@ async def test_one_key_computes_each_guide_answer_once(
             await pilot.pause()
             assert computed["allowed"] <= 1, (key, computed)
             assert computed["prompt"] <= 1, (key, computed)
+
+
+@pytest.mark.parametrize("info", GAMES, ids=lambda g: g.id)
+async def test_the_first_undo_after_opening_restyles_in_place(
+    tmp_path: Path, info: Any, calls: Counter[str]
+) -> None:
+    """A resumed session's log is written before the panel has a size (RichLog keeps
+    the lines for its first size); its entries' lines were not counted then, so the
+    first ctrl+z of every opened session wrote the whole log again (up to 500
+    entries) to strike one through. Written at the first size, each entry's lines are
+    known: the first undo restyles one entry and appends one, like every later one."""
+    app = await _scorepad(tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        live = _mid_game(app, info)
+        app.open_session(live)
+        await _opened(app, pilot)
+        log = app.screen.query_one(LogPanel)
+        assert log.lines, "the log is written"
+        calls.clear()
+        await pilot.press("ctrl+z")
+        await app.settle()
+        assert calls["log.clear"] == 0, calls
+        assert calls["log.write"] <= 2, calls
+        shown = _log_text(log)
+        log._shown = None  # everything written again: the same log
+        log.refresh_log()
+        assert _log_text(log) == shown
