@@ -6,6 +6,8 @@ import json
 import sqlite3
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.rules.base import seat_players
 from companion.session.store import (
@@ -201,3 +203,21 @@ def test_each_thread_gets_its_own_connection_and_sees_commits(tmp_path):
         assert seen["conn"] is not store.conn
         assert store.last_seq(sid) == 50
         assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(_JSON)
+def test_the_stored_json_is_the_one_form_every_earlier_file_has(value):
+    """The store's JSON text is part of each row's checksum: whatever makes it faster
+    must write exactly what ``json.dumps`` wrote, or every stored row reads damaged."""
+    from companion.session.store import _dumps
+
+    assert _dumps(value) == json.dumps(
+        value, ensure_ascii=False, separators=(",", ":"), sort_keys=True
+    )
