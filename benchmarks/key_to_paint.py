@@ -39,11 +39,9 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
-import importlib
 import os
 import platform
 import pstats
-import random
 import sqlite3
 import statistics
 import sys
@@ -178,30 +176,12 @@ async def measure_keys(
 
 
 def mid_game(app: Any, game_id: str, steps: int) -> Any:
-    """A session of ``game_id`` played ``steps`` random legal steps in (the game's hook)."""
+    """A session of ``game_id`` played ``steps`` random legal steps in: the tests'
+    ``tests.open_game.mid_game``, so the benchmark times the sessions they count."""
     from companion.games import find_game
-    from companion.rules.base import seat_players
-    from companion.session.live import LiveSession
+    from tests.open_game import mid_game as played
 
-    info = find_game(game_id)
-    module = info.id.replace("-", "_")
-    testing = importlib.import_module(f"companion.games.{module}.testing").TESTING
-    count = max(info.rules.min_players, min(4, info.rules.max_players))
-    rng = random.Random(26)
-    live = LiveSession.start(
-        app.store, info.id, seat_players(NAMES[:count]), {}, clock=app.clock, rng=rng
-    )
-    for _ in range(steps):
-        if live.outcome is not None:
-            break
-        action = testing.random_step(live.game, live.state, rng)
-        if action is None:
-            break
-        live.act(action)
-        if live.outcome is not None:  # mid-game, not over: take the ending back
-            live.undo()
-            break
-    return live
+    return played(app, find_game(game_id), steps)
 
 
 def run_companion(

@@ -14,8 +14,6 @@ what the screen shows at its end against a fresh draw of the same state.
 
 from __future__ import annotations
 
-import importlib
-import random
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,39 +23,15 @@ from textual import events
 from textual.widgets import Static
 
 from companion.games import GAMES
-from companion.rules.base import seat_players
 from companion.session.clock import ManualClock
-from companion.session.live import LiveSession
-from companion.ui.app import CompanionApp, make_app
+from companion.ui.app import make_app
 from companion.widgets.footer import KeyFooter
 from companion.widgets.game_screen import GameScreen
 from companion.widgets.log_panel import LogPanel
 from companion.widgets.shown import Shown, _key
+from tests.open_game import mid_game
 
-NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve"]
 BURST = ["ctrl+z", "ctrl+y"] * 10 + ["ctrl+z"]
-
-
-def _mid_game(app: CompanionApp, game_id: str, steps: int = 24) -> LiveSession:
-    """A session of ``game_id`` played ``steps`` seeded legal steps in (the game's hook),
-    stopped short of its end (as ``benchmarks/key_to_paint.py`` does)."""
-    info = next(g for g in GAMES if g.id == game_id)
-    module = info.id.replace("-", "_")
-    testing = importlib.import_module(f"companion.games.{module}.testing").TESTING
-    count = max(info.rules.min_players, min(4, info.rules.max_players))
-    rng = random.Random(26)
-    live = LiveSession.start(
-        app.store, info.id, seat_players(NAMES[:count]), {}, clock=app.clock, rng=rng
-    )
-    for _ in range(steps):
-        action = testing.random_step(live.game, live.state, rng)
-        if action is None or live.outcome is not None:
-            break
-        live.act(action)
-        if live.outcome is not None:
-            live.undo()
-            break
-    return live
 
 
 def _shown(screen: GameScreen) -> dict[str, Any]:
@@ -79,7 +53,7 @@ async def test_a_burst_draws_each_panel_once_and_ends_as_drawn_anew(
     app = make_app(tmp_path / "db.sqlite3", lang="en", clock=ManualClock())
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
-        live = _mid_game(app, info.id)
+        live = mid_game(app, info)
         app.open_session(live)
         for _ in range(3):
             await app.settle()

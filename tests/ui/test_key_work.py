@@ -8,7 +8,6 @@ entry again, and every score-pad key cleared and refilled its whole table.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections import Counter
 from pathlib import Path
@@ -19,14 +18,11 @@ from textual.widgets import DataTable
 
 from companion.games import GAMES
 from companion.games.scorepad.rules import Score
-from companion.rules.base import seat_players
 from companion.session.clock import ManualClock
-from companion.session.live import LiveSession
 from companion.ui.app import CompanionApp, make_app
 from companion.widgets.game_screen import GameScreen
 from companion.widgets.log_panel import LogPanel
-
-NAMES = ["Ann", "Bo", "Cy", "Dee", "Eve"]
+from tests.open_game import mid_game
 
 
 @pytest.fixture
@@ -126,25 +122,6 @@ async def test_a_score_key_updates_the_pad_in_place(tmp_path: Path, calls: Count
         assert [int(str(t)) for t in totals] == [state.totals()[p.id] for p in state.players]
 
 
-def _mid_game(app: CompanionApp, info: Any) -> Any:
-    """A session of ``info``'s game played 24 random legal steps in (its testing hook)."""
-    testing = importlib.import_module(f"companion.games.{info.id.replace('-', '_')}.testing")
-    rng = random.Random(26)
-    count = max(info.rules.min_players, min(4, info.rules.max_players))
-    live = LiveSession.start(
-        app.store, info.id, seat_players(NAMES[:count]), {}, clock=app.clock, rng=rng
-    )
-    for _ in range(24):
-        action = testing.TESTING.random_step(live.game, live.state, rng)
-        if action is None:
-            break
-        live.act(action)
-        if live.outcome is not None:
-            live.undo()
-            break
-    return live
-
-
 @pytest.mark.parametrize("info", GAMES, ids=lambda g: g.id)
 async def test_one_key_computes_each_guide_answer_once(
     tmp_path: Path, info: Any, monkeypatch: pytest.MonkeyPatch
@@ -164,7 +141,7 @@ async def test_one_key_computes_each_guide_answer_once(
         monkeypatch.setattr(type(guide), f"_{name}_uncached", counted)
     app = await _scorepad(tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
-        app.open_session(_mid_game(app, info))
+        app.open_session(mid_game(app, info))
         await _opened(app, pilot)
         for key in ("ctrl+z", "ctrl+y"):
             computed.clear()
@@ -186,7 +163,7 @@ async def test_the_first_undo_after_opening_restyles_in_place(
     known: the first undo restyles one entry and appends one, like every later one."""
     app = await _scorepad(tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
-        live = _mid_game(app, info)
+        live = mid_game(app, info)
         app.open_session(live)
         await _opened(app, pilot)
         log = app.screen.query_one(LogPanel)
