@@ -534,16 +534,18 @@ class Simulator:
             gen = dev.generation
 
             def write(data: bytes = data, gen: int = gen) -> None:
-                if dev.generation != gen or dev.master is None:
-                    return
-                dev.outbuf += data
-                self._flush(dev)
+                with self._lock:  # a replug waits: the line goes to its own connection
+                    if dev.generation != gen or dev.master is None:
+                        return
+                    dev.outbuf += data
+                    self._flush(dev)
 
             self._schedule(due, write)
 
     def _flush(self, dev: SimDevice) -> None:
         """Write what the host has room for; the rest waits (USB flow control: a
-        device whose host does not read blocks, it does not lose bytes)."""
+        device whose host does not read blocks, it does not lose bytes). Called with
+        the lock held, so the master is the connection the bytes were meant for."""
         if dev.master is None or not dev.outbuf:
             return
         try:
@@ -559,9 +561,10 @@ class Simulator:
             gen = dev.generation
 
             def again() -> None:
-                dev.flush_due = False
-                if dev.generation == gen:
-                    self._flush(dev)
+                with self._lock:
+                    dev.flush_due = False
+                    if dev.generation == gen:
+                        self._flush(dev)
 
             self._schedule(self.clock() + 1_000_000, again)
 

@@ -102,3 +102,45 @@ def test_a_replug_between_the_simulators_select_and_its_read_does_not_hang_it(mo
             for fd in pipe:
                 with contextlib.suppress(OSError):
                     os.close(fd)
+
+
+def test_a_line_in_flight_at_a_replug_never_reaches_the_new_connection():
+    """A line the device sent before a replug is lost with the old connection, as on
+    a real cable. The simulator's thread checked the connection, then wrote: a replug
+    from another thread in between put the old connection's line into the new one."""
+    import os
+    import select as select_module
+    import threading
+
+    from companion.hardware.simulator import Simulator
+
+    with Simulator([SimDeviceConfig("BOXW", buttons=2)], seed=4) as sim:
+        dev = sim.devices[0]
+        caught: list[bytes] = []
+        replugs: list[threading.Thread] = []
+
+        class ReplugOnWrite(bytes):
+            """The device's pending bytes; adding a line replugs from another thread
+            (given half a second: the simulator may make it wait for its write)."""
+
+            def __add__(self, line: bytes) -> bytes:  # type: ignore[override]
+                caught.append(bytes(line))
+                other = threading.Thread(target=sim.replug, args=(dev,))
+                other.start()
+                other.join(0.5)
+                replugs.append(other)
+                return bytes(self) + line
+
+        with sim._lock:
+            dev.outbuf = ReplugOnWrite()
+        sim.inject(dev, "HELLO STALE-LINE")
+        wait_for(lambda: bool(replugs), what="the write")
+        replugs[0].join(5)
+        assert not replugs[0].is_alive()
+        got = b""
+        while select_module.select([dev.slave], [], [], 0.3)[0]:
+            chunk = os.read(dev.slave, 4096)
+            if not chunk:
+                break
+            got += chunk
+        assert caught and caught[0] not in got, got
