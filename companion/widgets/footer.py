@@ -30,7 +30,9 @@ and recomposed once per change of what it shows.
   were past the edge, and game footers were cut mid-key (issue 22).
 * Each key bound to the footer's ``compact`` also arrived with ``compact`` on (its own
   default) and was switched to the footer's value once mounted: two restyles per key
-  for nothing. Those keys are given the footer's value before they mount.
+  for nothing. Those keys are given the footer's value before they mount, and every
+  key its ``-compact`` class (its watcher added it after the key's first styling: a
+  second styling of each key of a compact footer at each rebuild).
 * In a burst of keys the footer is rebuilt once, when the burst has landed
   (``after_burst``): each key is still judged by the screen's ``check_action`` when
   it comes, not by what the footer shows.
@@ -94,9 +96,12 @@ class KeyFooter(Footer):
                 # flip (and restyle) at mount. The palette key is not bound.
                 bound = widget._reactive_connect or {}
                 if isinstance(widget, FooterKey) and "compact" in bound:
-                    widget.set_reactive(FooterKey.compact, self.compact)
+                    _set_compact(widget, self.compact)
                 yield widget
         if palette is not None:
+            # Not bound to the footer's ``compact``: Textual leaves it at its default,
+            # compact (its look in Textual's own footer), set here before it mounts.
+            _set_compact(palette, True)
             yield palette
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
@@ -155,6 +160,18 @@ class KeyFooter(Footer):
         """The keys of the current bindings are on screen: no rebuild asked for or under
         way, and one done (a footer that never met its screen's bindings is blank)."""
         return not self._pending and not self._rebuilding and self._shown is not None
+
+
+def _set_compact(key: FooterKey, compact: bool) -> None:
+    """``key``'s ``compact`` and the ``-compact`` class it gives, before it mounts.
+
+    A ``FooterKey``'s watcher sets that class once the key is mounted (or its
+    ``compact`` first read), after the key was styled: in a compact footer (most game
+    screens: their keys do not fit with Textual's padding) and for the palette key
+    always, a second styling of every key at every rebuild, 12-15 restyles a key typed
+    (redo comes or goes) at Meeple Circus. Set here, unstyled, the watcher never runs."""
+    key.set_reactive(FooterKey.compact, compact)
+    key.set_class(compact, "-compact", update=False)
 
 
 def _whole_keys(keys: list[Any], room: int) -> list[Any]:
