@@ -237,6 +237,22 @@ class CompanionApp(App[str | None]):
         return path
 
     @property
+    def _background_screens(self) -> list[Screen[Any]]:
+        """The screens drawn beneath the top one: none when the top one is opaque.
+
+        Textual counts the screen right under the top one as visible whatever the top
+        one's background (it checks only the screens below), so each refresh there was
+        passed up to the top screen: Home's header clock, ticking under a game, had the
+        whole game screen drawn again once a second (tests/ui/test_covered_screens.py).
+        A covered screen catches up when it is shown again (Textual lays it out and
+        repaints it on resume); a dialog, which lets its screen show through, still has
+        it drawn beneath."""
+        stack = self._screen_stack
+        if stack and stack[-1].styles.background.a == 1:
+            return []
+        return list(super()._background_screens)
+
+    @property
     def audio(self) -> Any:
         """The audio backend, opened on first use on a thread (a probe takes up to 1 s).
 
