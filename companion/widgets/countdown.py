@@ -50,7 +50,8 @@ class Countdown(Widget):
     Countdown.-ended { color: $text-muted; }
     """
 
-    remaining_ns: reactive[int] = reactive(0)
+    remaining_ns: reactive[int] = reactive(0, repaint=False)
+    """Set ten times a second by its screen; drawn again only when ``text`` changes."""
     mode: reactive[CountdownMode] = reactive("idle")
 
     def __init__(
@@ -66,6 +67,8 @@ class Countdown(Widget):
         self.warning_s = warning_s
         self.max_scale = max_scale
         self.set_reactive(Countdown.remaining_ns, remaining_ns)
+        self._drawn: str | None = None
+        self._title = ""
 
     @property
     def text(self) -> str:
@@ -82,8 +85,17 @@ class Countdown(Widget):
         self.remaining_ns = remaining_ns
         self.mode = mode
 
+    def title(self, text: str) -> None:
+        """The border title (what the countdown counts); set only when it changes:
+        Textual repaints a widget whenever its border title is set, even to the same."""
+        if text != self._title:
+            self._title = text
+            self.border_title = text
+
     def watch_remaining_ns(self) -> None:
         self._restyle()
+        if self.text != self._drawn:
+            self.refresh()  # the digits changed (once a second; the ticks are tenths)
 
     def watch_mode(self) -> None:
         self._restyle()
@@ -94,6 +106,7 @@ class Countdown(Widget):
         self.set_class(self.mode == "ended", "-ended")
 
     def render(self) -> BigText:
+        self._drawn = self.text
         region = self.content_region
         scale = best_scale(self.text, region.width, region.height, self.max_scale)
         return BigText(self.text, scale, justify="center")
