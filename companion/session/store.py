@@ -1478,11 +1478,7 @@ class Store:
             seen: set[str] = set()
             for start in range(0, len(items), IMPORT_BATCH):
                 batch = items[start : start + IMPORT_BATCH]
-                ids = [row.id for row, _e in batch]
-                marks = ",".join("?" * len(ids))
-                present = {
-                    r[0] for r in c.execute(f"SELECT id FROM sessions WHERE id IN ({marks})", ids)
-                }
+                present = _stored_ids(c, [row.id for row, _e in batch])
                 for row, entries in batch:
                     if row.id in present or row.id in seen:  # compared with what is stored
                         flush()
@@ -1519,12 +1515,7 @@ class Store:
         ids = list(session_ids)
         found: set[str] = set()
         for start in range(0, len(ids), IMPORT_BATCH):
-            chunk = ids[start : start + IMPORT_BATCH]
-            marks = ",".join("?" * len(chunk))
-            found.update(
-                r[0]
-                for r in self.conn.execute(f"SELECT id FROM sessions WHERE id IN ({marks})", chunk)
-            )
+            found |= _stored_ids(self.conn, ids[start : start + IMPORT_BATCH])
         return found
 
     def _relation(self, c: sqlite3.Connection, row: SessionRow, entries: Sequence[Entry]) -> str:
@@ -1612,6 +1603,12 @@ IMPORT_CACHE_KIB = 65_536
 random, so a club's 300,000 entries land all over the entries tree: with the
 default cache its pages were written out and read back again and again (the write
 of 10,000 sessions took 10-20 % longer). Given back when the import ends."""
+
+
+def _stored_ids(c: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
+    """Which of ``ids`` (at most ``IMPORT_BATCH``: one statement) are stored."""
+    marks = ",".join("?" * len(ids))
+    return {r[0] for r in c.execute(f"SELECT id FROM sessions WHERE id IN ({marks})", ids)}
 
 
 @contextmanager

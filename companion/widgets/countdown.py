@@ -85,7 +85,7 @@ class Countdown(Widget):
         self.remaining_ns = remaining_ns
         self.mode = mode
 
-    def title(self, text: str) -> None:
+    def set_title(self, text: str) -> None:
         """The border title (what the countdown counts); set only when it changes:
         Textual repaints a widget whenever its border title is set, even to the same."""
         if text != self._title:

@@ -281,7 +281,7 @@ class MeepleCircusScreen(GameScreen):
         clock = view.clock_view(state, now, self.current_music().length_ns)
         countdown = self.query_one("#mc-countdown", Countdown)
         countdown.show(clock.remaining_ns or 0, cast(CountdownMode, clock.mode))
-        countdown.title(_(clock.label) if clock.label else "")
+        countdown.set_title(_(clock.label) if clock.label else "")
         attempt = perf.current
         if attempt is None or not attempt.running:
             return
